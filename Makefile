@@ -1,0 +1,33 @@
+# tablefmt — build, test, demo, install.
+SWIFT   ?= swift
+PREFIX  ?= /usr/local
+JOBS    ?= 2
+RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/tablefmt
+
+.PHONY: build test demo install fixtures bench clean
+
+## build: the release binary
+build:
+	$(SWIFT) build -c release -j $(JOBS) --product tablefmt
+
+## demo: build, then format a bundled example to the terminal
+demo: build
+	@$(RELEASE_BIN) Fixtures/examples/orders.csv
+
+## test: every unit, conformance, property and golden CLI test
+test:
+	$(SWIFT) build -j $(JOBS) --build-tests
+	$(SWIFT) test -j $(JOBS) --skip-build
+
+## fixtures: re-record the golden files (the run still fails, so a baseline never changes silently)
+fixtures:
+	TABLEFMT_RECORD=1 $(SWIFT) test -j $(JOBS) --filter Golden || true
+	@echo "Recorded. Read every changed expected.* file (git diff Fixtures) before committing."
+
+## install: the release binary into $(PREFIX)/bin
+install: build
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/tablefmt
+
+clean:
+	rm -rf .build

@@ -1,0 +1,240 @@
+/// How a delimited file is written.
+public struct Dialect: Sendable, Equatable {
+    /// The byte between fields.
+    public var delimiter: UInt8
+    /// Whether `"` quotes a field (RFC 4180).
+    public var quoting: Bool
+    /// Whether `\t \n \r \\` are decoded in unquoted fields (TSV from databases, SPEC I3).
+    public var backslashEscapes: Bool
+    /// Whether lines with nothing on them are skipped (tablefmt's default; the FastCSV spec's
+    /// default keeps them as one empty field).
+    public var skipBlankLines: Bool
+
+    public init(delimiter: UInt8 = UInt8(ascii: ","), quoting: Bool = true, backslashEscapes: Bool = false, skipBlankLines: Bool = true) {
+        self.delimiter = delimiter
+        self.quoting = quoting
+        self.backslashEscapes = backslashEscapes
+        self.skipBlankLines = skipBlankLines
+    }
+
+    /// RFC 4180 CSV with the given delimiter.
+    public static func csv(_ delimiter: UInt8 = UInt8(ascii: ",")) -> Dialect { Dialect(delimiter: delimiter) }
+    /// Tab-separated values: quotes as spreadsheets write them, backslash escapes as databases do.
+    public static let tsv = Dialect(delimiter: UInt8(ascii: "\t"), quoting: true, backslashEscapes: true)
+}
+
+/// Reads CSV or TSV records from an `InputStream`: a resumable byte-level state machine.
+///
+/// Each call to `read(into:)` fills one record. The state survives across buffer refills, so a
+/// record may span any number of chunks; field bytes are copied into the record in runs.
+public struct CSVReader {
+    /// Where the machine is between two bytes.
+    enum State: UInt8 {
+        /// At the start of a field: a quote here opens a quoted field.
+        case fieldStart
+        /// Inside an unquoted field.
+        case unquoted
+        /// Inside a quoted field.
+        case quoted
+        /// Just after a quote inside a quoted field: `""` or the closing quote.
+        case quoteInQuoted
+        /// Just after a backslash in an unquoted TSV field.
+        case escape
+        /// Just after a CR that ended a record: an LF here belongs to it.
+        case afterCR
+    }
+
+    public let dialect: Dialect
+    /// The input's name for error messages.
+    public let sourceName: String
+    let stream: InputStream
+    var state: State = .fieldStart
+    /// Current line (1-based) and the stream offset where it starts, for positions.
+    var line = 1
+    var lineStart = 0
+    /// Where the open quoted field started.
+    var quoteStart = SourcePosition(line: 0, column: 0)
+    /// A CR inside a quoted field was just seen (so a following LF is the same line break).
+    var quotedCR = false
+    /// The record being built used quotes (so an empty line `""` is not blank).
+    var recordQuoted = false
+    /// Bytes that interrupt a run in each state.
+    let unquotedStops: [Bool]
+    let quotedStops: [Bool]
+
+    public init(stream: InputStream, dialect: Dialect, sourceName: String = "<stdin>") {
+        self.stream = stream
+        self.dialect = dialect
+        self.sourceName = sourceName
+        var stops = [Bool](repeating: false, count: 256)
+        stops[Int(dialect.delimiter)] = true
+        stops[0x0A] = true
+        stops[0x0D] = true
+        if dialect.backslashEscapes { stops[Int(UInt8(ascii: "\\"))] = true }
+        unquotedStops = stops
+        var quoted = [Bool](repeating: false, count: 256)
+        quoted[0x22] = true
+        quoted[0x0A] = true
+        quoted[0x0D] = true
+        quotedStops = quoted
+    }
+
+    /// The position of the next unread byte.
+    public var position: SourcePosition { SourcePosition(line: line, column: stream.offset - lineStart + 1) }
+
+    /// Reads the next record.
+    /// - Returns: false at the end of the input (and `record` is then empty).
+    /// - Throws: `InputError` for an unterminated quoted field or a failed read.
+    /// - Complexity: O(bytes of the record), amortized; no allocation once buffers have grown.
+    public mutating func read(into record: inout Record) throws(InputError) -> Bool {
+        record.clear()
+        recordQuoted = false
+        record.line = line
+        while true {
+            if stream.pos == stream.end {
+                if try !stream.refill() { return try finish(&record) }
+            }
+            if scan(&record) {
+                if dialect.skipBlankLines && !recordQuoted && record.count == 1 && record.bytes.isEmpty {
+                    record.clear()
+                    record.line = line
+                    continue
+                }
+                return true
+            }
+        }
+    }
+
+    /// Runs the machine over the buffered bytes.
+    /// - Returns: true when a record ended (the stream is left just past its line break).
+    mutating func scan(_ record: inout Record) -> Bool {
+        let buffer = stream.storage
+        var p = stream.pos
+        let end = stream.end
+        let delimiter = dialect.delimiter
+        defer { stream.pos = p }
+        while p < end {
+            switch state {
+            case .afterCR:
+                state = .fieldStart
+                if buffer[p] == 0x0A {
+                    p &+= 1
+                    lineStart = stream.base(of: p)
+                }
+                record.line = line
+            case .fieldStart:
+                if buffer[p] == 0x22 && dialect.quoting {
+                    quoteStart = SourcePosition(line: line, column: stream.base(of: p) - lineStart + 1)
+                    recordQuoted = true
+                    state = .quoted
+                    p &+= 1
+                } else {
+                    state = .unquoted
+                }
+            case .unquoted:
+                let runStart = p
+                unquotedStops.withUnsafeBufferPointer { stops in
+                    while p < end && !stops[Int(buffer[p])] { p &+= 1 }
+                }
+                if p > runStart { record.bytes.append(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: p &- runStart)) }
+                if p == end { return false }
+                let b = buffer[p]
+                p &+= 1
+                if b == delimiter {
+                    record.endField()
+                    state = .fieldStart
+                } else if b == 0x0A {
+                    record.endField()
+                    newLine(at: p)
+                    state = .fieldStart
+                    return true
+                } else if b == 0x0D {
+                    record.endField()
+                    newLine(at: p)
+                    state = .afterCR
+                    return true
+                } else {  // backslash
+                    state = .escape
+                }
+            case .escape:
+                let b = buffer[p]
+                p &+= 1
+                switch b {
+                case UInt8(ascii: "t"): record.bytes.append(0x09)
+                case UInt8(ascii: "n"): record.bytes.append(0x0A)
+                case UInt8(ascii: "r"): record.bytes.append(0x0D)
+                case UInt8(ascii: "\\"): record.bytes.append(0x5C)
+                default:
+                    // Not an escape we decode: keep the backslash, and look at the byte again.
+                    record.bytes.append(0x5C)
+                    p &-= 1
+                }
+                state = .unquoted
+            case .quoted:
+                let runStart = p
+                quotedStops.withUnsafeBufferPointer { stops in
+                    while p < end && !stops[Int(buffer[p])] { p &+= 1 }
+                }
+                if p > runStart {
+                    record.bytes.append(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: p &- runStart))
+                    quotedCR = false
+                }
+                if p == end { return false }
+                let b = buffer[p]
+                p &+= 1
+                if b == 0x22 {
+                    state = .quoteInQuoted
+                } else {
+                    record.bytes.append(b)
+                    if b == 0x0D || !quotedCR { newLine(at: p) } else { lineStart = stream.base(of: p) }
+                    quotedCR = b == 0x0D
+                }
+            case .quoteInQuoted:
+                if buffer[p] == 0x22 {
+                    record.bytes.append(0x22)
+                    p &+= 1
+                    state = .quoted
+                } else {
+                    // The closing quote. Anything before the next delimiter is kept as written.
+                    state = .unquoted
+                }
+                quotedCR = false
+            }
+        }
+        return false
+    }
+
+    mutating func newLine(at p: Int) {
+        line &+= 1
+        lineStart = stream.base(of: p)
+    }
+
+    /// Ends the input: closes the last record, or reports a quoted field left open.
+    mutating func finish(_ record: inout Record) throws(InputError) -> Bool {
+        switch state {
+        case .quoted:
+            throw InputError(.malformed, "unterminated quoted field", at: quoteStart, source: sourceName)
+        case .escape:
+            record.bytes.append(0x5C)
+            record.endField()
+        case .unquoted, .quoteInQuoted:
+            record.endField()
+        case .fieldStart:
+            if record.count == 0 { return false }
+            record.endField()  // after a final delimiter: one more, empty field
+        case .afterCR:
+            return false
+        }
+        state = .afterCR
+        if dialect.skipBlankLines && !recordQuoted && record.count == 1 && record.bytes.isEmpty {
+            record.clear()
+            return false
+        }
+        return true
+    }
+}
+
+extension InputStream {
+    /// The stream offset of buffer index `index`.
+    func base(of index: Int) -> Int { offset &- pos &+ index }
+}

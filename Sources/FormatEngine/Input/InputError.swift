@@ -1,0 +1,40 @@
+/// An error in the input, with where it happened. One place formats it (`description`).
+public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The data does not follow its format (exit 65).
+        case malformed
+        /// The input could not be opened (exit 66).
+        case cannotOpen
+        /// Reading failed part way (exit 74).
+        case readFailed
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// Where, when known.
+    public var position: SourcePosition?
+    /// The input's name as the user gave it (`-` or `<stdin>` for standard input).
+    public var source: String
+
+    public init(_ kind: Kind, _ message: String, at position: SourcePosition? = nil, source: String = "<stdin>") {
+        self.kind = kind
+        self.message = message
+        self.position = position
+        self.source = source
+    }
+
+    /// `data.csv:12:7: unterminated quoted field`
+    public var description: String {
+        if let position { return "\(source):\(position.line):\(position.column): \(message)" }
+        return "\(source): \(message)"
+    }
+
+    /// The exit status that goes with this error (SPEC E1).
+    public var exitCode: Int32 {
+        switch kind {
+        case .malformed: return 65
+        case .cannotOpen: return 66
+        case .readFailed: return 74
+        }
+    }
+}

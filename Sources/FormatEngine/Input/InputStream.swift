@@ -1,0 +1,386 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A buffered stream of valid UTF-8 bytes over a `ByteSource`.
+///
+/// Reads large chunks into one reused buffer, removes a byte-order mark, transcodes UTF-16,
+/// Latin-1 and cp1252, and replaces invalid UTF-8 with U+FFFD, counting where it first happened
+/// (SPEC I5). Readers scan `storage[pos..<end]` directly and call `refill()` when they reach `end`;
+/// bytes before `pos` may be discarded by a refill, so readers copy what they keep.
+public final class InputStream {
+    /// Decoded bytes; `storage[pos..<end]` is what a reader has not consumed yet.
+    var storage: UnsafeMutablePointer<UInt8>
+    var capacity: Int
+    /// Next byte a reader will look at.
+    var pos = 0
+    /// End of the validated bytes.
+    var end = 0
+    /// End of bytes read in (UTF-8 input may hold an incomplete sequence in `end..<filled`).
+    private var filled = 0
+    /// Offset in the decoded stream of `storage[0]`.
+    private var base = 0
+
+    private let source: any ByteSource
+    private let requested: TextEncoding?
+    /// The encoding in use, decided from the BOM or the request at the first read.
+    public private(set) var encoding: TextEncoding = .utf8
+    private var started = false
+    private var sourceEnded = false
+    private let chunkSize: Int
+
+    /// Raw bytes waiting to be transcoded (non-UTF-8 encodings only).
+    private var raw: [UInt8] = []
+
+    /// How many invalid sequences were replaced with U+FFFD.
+    public private(set) var replacements = 0
+    /// The line (1-based) of the first replacement, 0 if none.
+    public private(set) var firstReplacementLine = 0
+    private var lineFeedsBefore = 0
+    private var carriageReturnsBefore = 0
+
+    /// - Parameters:
+    ///   - source: where bytes come from.
+    ///   - encoding: the user's `--encoding`, or nil to use a BOM or else UTF-8.
+    ///   - chunkSize: bytes asked of the source per read.
+    public init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = 1 << 18) {
+        self.source = source
+        self.requested = encoding
+        self.chunkSize = max(16, chunkSize)
+        self.capacity = self.chunkSize * 2
+        self.storage = .allocate(capacity: capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Offset in the decoded stream of the next unread byte.
+    public var offset: Int { base &+ pos }
+
+    /// The unread bytes (valid until the next `refill`).
+    public var available: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage + pos, count: end - pos) }
+
+    /// Makes at least `count` unread bytes available, or all that remain.
+    /// - Returns: the unread bytes.
+    public func peek(atLeast count: Int) throws(InputError) -> UnsafeBufferPointer<UInt8> {
+        while end - pos < count {
+            if try !refill() { break }
+        }
+        return available
+    }
+
+    /// Moves unread bytes to the front and reads more.
+    /// - Returns: false when the input has ended and no new bytes came.
+    /// - Throws: `InputError` when the source fails.
+    public func refill() throws(InputError) -> Bool {
+        if !started {
+            try start()
+            if end > pos || sourceEnded && filled == end { return end > pos }
+        }
+        if pos > 0 {
+            let keep = filled - pos
+            if keep > 0 { memmove(storage, storage + pos, keep) }
+            base += pos
+            end -= pos
+            filled -= pos
+            pos = 0
+        }
+        let before = end
+        while end == before {
+            if sourceEnded {
+                if filled > end { validate(final: true) }  // an incomplete sequence at the very end
+                return end > before
+            }
+            if encoding == .utf8 {
+                reserve(chunkSize)
+                let n = try source.read(into: UnsafeMutableRawBufferPointer(start: storage + filled, count: min(chunkSize, capacity - filled)))
+                if n == 0 { sourceEnded = true } else { filled += n }
+                validate(final: sourceEnded)
+            } else {
+                try transcodeMore()
+            }
+        }
+        return true
+    }
+
+    // MARK: - Start: byte-order mark and encoding
+
+    private func start() throws(InputError) {
+        started = true
+        // Read until 4 bytes are in or the input ends (a 1-byte source needs several reads).
+        while filled < 4 {
+            reserve(chunkSize)
+            let n = try source.read(into: UnsafeMutableRawBufferPointer(start: storage + filled, count: min(chunkSize, capacity - filled)))
+            if n == 0 { sourceEnded = true; break }
+            filled += n
+        }
+        var bomLength = 0
+        var detected: TextEncoding = .utf8
+        if filled >= 3, storage[0] == 0xEF, storage[1] == 0xBB, storage[2] == 0xBF {
+            bomLength = 3
+        } else if filled >= 2, storage[0] == 0xFF, storage[1] == 0xFE {
+            detected = .utf16le; bomLength = 2
+        } else if filled >= 2, storage[0] == 0xFE, storage[1] == 0xFF {
+            detected = .utf16be; bomLength = 2
+        }
+        if let requested, requested != detected {
+            // The user's encoding wins; a BOM of another encoding is then ordinary data.
+            encoding = requested
+            bomLength = 0
+        } else {
+            encoding = detected
+        }
+        if encoding == .utf8 {
+            pos = bomLength
+            end = bomLength
+            base = -bomLength  // offsets count from after the BOM
+            validate(final: sourceEnded)
+        } else {
+            raw.append(contentsOf: UnsafeBufferPointer(start: storage + bomLength, count: filled - bomLength))
+            filled = 0
+            end = 0
+        }
+    }
+
+    private func reserve(_ extra: Int) {
+        guard capacity - filled < extra else { return }
+        let newCapacity = max(capacity * 2, filled + extra)
+        let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+        grown.update(from: storage, count: filled)
+        storage.deallocate()
+        storage = grown
+        capacity = newCapacity
+    }
+
+    // MARK: - UTF-8 validation
+
+    /// Validates `storage[end..<filled]`, advancing `end`. An incomplete sequence at the end is left
+    /// for the next read unless `final`. Invalid sequences are replaced by U+FFFD.
+    private func validate(final: Bool) {
+        let start = end
+        var i = end
+        let limit = filled
+        // Fast path: eight ASCII bytes at a time.
+        while i &+ 8 <= limit {
+            let word = UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self)
+            if word & 0x8080_8080_8080_8080 != 0 { break }
+            i &+= 8
+        }
+        while i < limit {
+            if storage[i] < 0x80 { i &+= 1; continue }
+            switch UTF8Check.sequence(storage, i, limit) {
+            case .valid(let length):
+                i &+= length
+            case .incomplete:
+                if final {
+                    repair(from: start, at: i)
+                    return
+                }
+                countLines(start, i)
+                end = i
+                return
+            case .invalid:
+                repair(from: start, at: i)
+                return
+            }
+        }
+        countLines(start, i)
+        end = i
+    }
+
+    /// Rewrites `storage[at..<filled]` with every invalid sequence replaced by U+FFFD.
+    private func repair(from start: Int, at first: Int) {
+        if replacements == 0 {
+            var lf = lineFeedsBefore, cr = carriageReturnsBefore
+            for k in start..<first {
+                if storage[k] == 0x0A { lf += 1 } else if storage[k] == 0x0D { cr += 1 }
+            }
+            firstReplacementLine = (lf > 0 ? lf : cr) + 1
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(filled - first + 16)
+        var i = first
+        var pendingFrom = filled
+        scan: while i < filled {
+            let b = storage[i]
+            if b < 0x80 { out.append(b); i += 1; continue }
+            switch UTF8Check.sequence(storage, i, filled) {
+            case .valid(let length):
+                out.append(contentsOf: UnsafeBufferPointer(start: storage + i, count: length))
+                i += length
+            case .incomplete(let validPrefix):
+                if !sourceEnded {  // the rest of the sequence may come with the next read
+                    pendingFrom = i
+                    break scan
+                }
+                out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                replacements += 1
+                i += max(1, validPrefix)
+            case .invalid(let validPrefix):
+                out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                replacements += 1
+                i += max(1, validPrefix)
+            }
+        }
+        let tail = Array(UnsafeBufferPointer(start: storage + pendingFrom, count: filled - pendingFrom))
+        filled = first
+        reserve(out.count + tail.count)
+        for (k, byte) in out.enumerated() { storage[first + k] = byte }
+        filled = first + out.count
+        end = filled
+        for byte in tail { storage[filled] = byte; filled += 1 }
+    }
+
+    private func countLines(_ from: Int, _ to: Int) {
+        guard replacements == 0 else { return }
+        var lf = 0, cr = 0
+        for k in from..<to {
+            let b = storage[k]
+            lf &+= b == 0x0A ? 1 : 0
+            cr &+= b == 0x0D ? 1 : 0
+        }
+        lineFeedsBefore += lf
+        carriageReturnsBefore += cr
+    }
+
+    // MARK: - Transcoding
+
+    private func transcodeMore() throws(InputError) {
+        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+        defer { chunk.deallocate() }
+        let n = try source.read(into: chunk)
+        if n == 0 { sourceEnded = true } else { raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n])) }
+        var out: [UInt8] = []
+        out.reserveCapacity(raw.count * 3 / 2 + 8)
+        var used = 0
+        switch encoding {
+        case .utf8:
+            return
+        case .latin1, .cp1252:
+            for b in raw { appendScalar(encoding == .cp1252 ? Self.cp1252(b) : UInt32(b), to: &out) }
+            used = raw.count
+        case .utf16le, .utf16be:
+            let little = encoding == .utf16le
+            var i = 0
+            func unit(_ k: Int) -> UInt32 {
+                little ? UInt32(raw[k]) | UInt32(raw[k + 1]) << 8 : UInt32(raw[k]) << 8 | UInt32(raw[k + 1])
+            }
+            while i + 1 < raw.count {
+                let u = unit(i)
+                if u >= 0xD800 && u < 0xDC00 {
+                    if i + 3 < raw.count {
+                        let low = unit(i + 2)
+                        if low >= 0xDC00 && low < 0xE000 {
+                            appendScalar(0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00), to: &out)
+                            i += 4
+                            continue
+                        }
+                    } else if !sourceEnded {
+                        break  // wait for the low surrogate
+                    }
+                    noteReplacement(out)
+                    appendScalar(0xFFFD, to: &out)
+                    i += 2
+                } else if u >= 0xDC00 && u < 0xE000 {
+                    noteReplacement(out)
+                    appendScalar(0xFFFD, to: &out)
+                    i += 2
+                } else {
+                    appendScalar(u, to: &out)
+                    i += 2
+                }
+            }
+            if sourceEnded && i < raw.count {  // an odd byte at the end
+                noteReplacement(out)
+                appendScalar(0xFFFD, to: &out)
+                i = raw.count
+            }
+            used = i
+        }
+        raw.removeFirst(used)
+        reserve(out.count)
+        out.withUnsafeBufferPointer { buffer in
+            if let address = buffer.baseAddress { (storage + filled).update(from: address, count: buffer.count) }
+        }
+        filled += out.count
+        if replacements == 0 { countLines(end, filled) }
+        end = filled
+    }
+
+    private func noteReplacement(_ pendingOutput: [UInt8]) {
+        if replacements == 0 {
+            countLines(end, filled)
+            var lf = lineFeedsBefore, cr = carriageReturnsBefore
+            for b in pendingOutput {
+                if b == 0x0A { lf += 1 } else if b == 0x0D { cr += 1 }
+            }
+            firstReplacementLine = (lf > 0 ? lf : cr) + 1
+        }
+        replacements += 1
+    }
+
+    private func appendScalar(_ value: UInt32, to out: inout [UInt8]) {
+        switch value {
+        case ..<0x80:
+            out.append(UInt8(value))
+        case ..<0x800:
+            out.append(UInt8(0xC0 | value >> 6)); out.append(UInt8(0x80 | value & 0x3F))
+        case ..<0x10000:
+            out.append(UInt8(0xE0 | value >> 12)); out.append(UInt8(0x80 | value >> 6 & 0x3F))
+            out.append(UInt8(0x80 | value & 0x3F))
+        default:
+            out.append(UInt8(0xF0 | value >> 18)); out.append(UInt8(0x80 | value >> 12 & 0x3F))
+            out.append(UInt8(0x80 | value >> 6 & 0x3F)); out.append(UInt8(0x80 | value & 0x3F))
+        }
+    }
+
+    /// cp1252's printable characters in 0x80–0x9F; its five unassigned bytes map to the C1
+    /// control of the same number (as WHATWG's decoder does), which output then shows escaped.
+    private static func cp1252(_ b: UInt8) -> UInt32 {
+        guard b >= 0x80 && b < 0xA0 else { return UInt32(b) }
+        let table: [UInt32] = [
+            0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+            0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0x8D, 0x017D, 0x8F,
+            0x90, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+            0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0x9D, 0x017E, 0x0178,
+        ]
+        return table[Int(b - 0x80)]
+    }
+}
+
+/// Checks one UTF-8 sequence (RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF).
+enum UTF8Check {
+    enum Result {
+        case valid(Int)
+        /// The bytes end before the sequence does; the associated value is how many bytes were valid.
+        case incomplete(Int)
+        /// The sequence is wrong after this many valid bytes.
+        case invalid(Int)
+    }
+
+    /// Classifies the sequence starting at `p[i]` (a byte ≥ 0x80), looking no further than `limit`.
+    @inline(__always)
+    static func sequence(_ p: UnsafeMutablePointer<UInt8>, _ i: Int, _ limit: Int) -> Result {
+        let lead = p[i]
+        let length: Int
+        var low: UInt8 = 0x80, high: UInt8 = 0xBF  // range of the second byte
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; low = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; high = 0x9F
+        case 0xF0: length = 4; low = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; high = 0x8F
+        default: return .invalid(0)
+        }
+        for k in 1..<length {
+            if i + k >= limit { return .incomplete(k) }
+            let b = p[i + k]
+            let ok = k == 1 ? (b >= low && b <= high) : (b >= 0x80 && b <= 0xBF)
+            if !ok { return .invalid(k) }
+        }
+        return .valid(length)
+    }
+}

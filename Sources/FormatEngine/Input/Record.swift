@@ -1,0 +1,70 @@
+/// A position in the input, 1-based, for error messages.
+public struct SourcePosition: Sendable, Equatable, CustomStringConvertible {
+    public var line: Int
+    public var column: Int
+
+    public init(line: Int, column: Int) {
+        self.line = line
+        self.column = column
+    }
+
+    public var description: String { "\(line):\(column)" }
+}
+
+/// One row of input: every field's bytes stored back to back, plus where each field ends.
+///
+/// A reader fills the same `Record` again and again, so the hot path allocates nothing once the
+/// buffers have grown to the widest row.
+public struct Record: Sendable {
+    /// The UTF-8 bytes of all fields, one after another, already unquoted and unescaped.
+    public var bytes: [UInt8] = []
+    /// `ends[i]` is the offset in `bytes` just past field `i`.
+    public var ends: [Int] = []
+    /// The line the record starts on (1-based).
+    public var line: Int = 0
+
+    public init() {}
+
+    /// Builds a record from strings (tests and small synthesized rows).
+    public init(_ fields: [String], line: Int = 0) {
+        for field in fields { append(field) }
+        self.line = line
+    }
+
+    /// Number of fields.
+    public var count: Int { ends.count }
+
+    /// Byte range of field `index` in `bytes`.
+    public func range(of index: Int) -> Range<Int> {
+        (index == 0 ? 0 : ends[index - 1])..<ends[index]
+    }
+
+    /// Field `index` as a `String` (made once, when it is needed).
+    public func string(at index: Int) -> String {
+        bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range(of: index)]), as: UTF8.self) }
+    }
+
+    /// All fields as strings.
+    public var strings: [String] { (0..<count).map { string(at: $0) } }
+
+    /// Appends a field.
+    public mutating func append(_ field: String) {
+        bytes.append(contentsOf: field.utf8)
+        ends.append(bytes.count)
+    }
+
+    /// Appends a field from raw bytes.
+    public mutating func append(_ field: UnsafeBufferPointer<UInt8>) {
+        bytes.append(contentsOf: field)
+        ends.append(bytes.count)
+    }
+
+    /// Ends the field being built: everything appended to `bytes` since the last end.
+    public mutating func endField() { ends.append(bytes.count) }
+
+    /// Empties the record, keeping its capacity.
+    public mutating func clear() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,51 @@
+/// A reader of rows: CSV/TSV or JSON.
+public protocol RecordReader {
+    /// Column names the reader knows itself (JSON keys, first-seen order), or nil when the first
+    /// record is a header row (CSV, TSV).
+    var columnNames: [String]? { get }
+    /// Reads the next record; its fields line up with `columnNames` when the reader has them.
+    /// - Returns: false at the end of the input.
+    mutating func read(into record: inout Record) throws(InputError) -> Bool
+    /// Warnings about the input, in plain words, collected while reading.
+    var warnings: [String] { get }
+}
+
+extension CSVReader: RecordReader {
+    public var columnNames: [String]? { nil }
+    public var warnings: [String] { [] }
+}
+
+/// Where a table comes from: the executable opens files and stdin, tests use memory.
+public protocol InputProvider {
+    /// The input's name in messages (`data.csv`, `<stdin>`).
+    var name: String { get }
+    /// The path, for choosing a format by extension; nil for stdin.
+    var path: String? { get }
+    /// Whether `open()` can be called again to read the same bytes (a regular file).
+    var isRereadable: Bool { get }
+    /// Opens the input from its start.
+    func open() throws(InputError) -> any ByteSource
+}
+
+/// Bytes in memory as an input (tests, and anything already read).
+public struct MemoryInput: InputProvider {
+    public var name: String
+    public var path: String?
+    public var isRereadable: Bool
+    public var bytes: [UInt8]
+    public var chunkSize: Int
+
+    public init(_ bytes: [UInt8], name: String = "<stdin>", path: String? = nil, isRereadable: Bool = true, chunkSize: Int = 1 << 16) {
+        self.bytes = bytes
+        self.name = name
+        self.path = path
+        self.isRereadable = isRereadable
+        self.chunkSize = chunkSize
+    }
+
+    public init(_ text: String, name: String = "<stdin>", path: String? = nil, isRereadable: Bool = true, chunkSize: Int = 1 << 16) {
+        self.init(Array(text.utf8), name: name, path: path, isRereadable: isRereadable, chunkSize: chunkSize)
+    }
+
+    public func open() throws(InputError) -> any ByteSource { MemorySource(bytes, chunkSize: chunkSize) }
+}

@@ -1,0 +1,129 @@
+/// Rows with named columns, from any reader: the header row or JSON keys become column names,
+/// short rows are padded, long rows get `Column N` columns (SPEC I2, I6).
+public struct TableInput {
+    /// The format and delimiter chosen, so a second pass reads the same way.
+    public struct Choice: Sendable, Equatable {
+        public var format: InputFormat
+        public var dialect: Dialect?
+    }
+
+    public private(set) var columns: [String] = []
+    public let choice: Choice
+    let stream: InputStream
+    var reader: any RecordReader
+    let options: FormatOptions
+    let sourceName: String
+    /// Whether the column count may still grow (false once a layout is fixed).
+    public var columnsMayGrow = true
+
+    // Ragged rows (one warning each, with a count and the first line).
+    var shortRows = 0
+    var firstShortLine = 0
+    var longRows = 0
+    var firstLongLine = 0
+    /// Fields that had no column to go in once the columns were fixed.
+    public private(set) var droppedRows = 0
+    var firstDroppedLine = 0
+
+    /// Opens the input and reads the header.
+    /// - Parameter choice: reuse an earlier pass's choice instead of sniffing.
+    /// - Throws: `InputError` when the header cannot be read.
+    public init(_ provider: some InputProvider, options: FormatOptions, choice: Choice? = nil) throws(InputError) {
+        self.options = options
+        self.sourceName = provider.name
+        let source = try provider.open()
+        stream = InputStream(source, encoding: options.encoding)
+        if let choice {
+            self.choice = choice
+        } else {
+            let head = try stream.peek(atLeast: 1 << 16)
+            let format = options.inputFormat ?? provider.path.flatMap(InputFormat.init(path:)) ?? Sniffer.format(of: head)
+            var dialect: Dialect?
+            switch format {
+            case .csv:
+                dialect = .csv(options.delimiter ?? Sniffer.delimiter(of: head))
+            case .tsv:
+                dialect = .tsv
+                if let d = options.delimiter { dialect?.delimiter = d }
+            case .json, .jsonl:
+                dialect = nil
+            }
+            self.choice = Choice(format: format, dialect: dialect)
+        }
+        reader = try Self.makeReader(self.choice, stream: stream, name: sourceName)
+        if let names = reader.columnNames {
+            columns = names
+        } else if options.header {
+            var header = Record()
+            if try reader.read(into: &header) {
+                columns = (0..<header.count).map { i in
+                    let name = header.string(at: i)
+                    return name.isEmpty ? "Column \(i + 1)" : name
+                }
+            }
+        }
+    }
+
+    static func makeReader(_ choice: Choice, stream: InputStream, name: String) throws(InputError) -> any RecordReader {
+        switch choice.format {
+        case .csv, .tsv:
+            return CSVReader(stream: stream, dialect: choice.dialect ?? .csv(), sourceName: name)
+        case .json, .jsonl:
+            throw InputError(.malformed, "JSON input is not supported yet", source: name)
+        }
+    }
+
+    /// Whether the input had a header row or keys (so an empty table still has headings).
+    public var hasColumns: Bool { !columns.isEmpty }
+
+    /// Reads the next row, fitted to the columns.
+    /// - Returns: false at the end of the input.
+    /// - Complexity: O(bytes of the row).
+    public mutating func next(into record: inout Record) throws(InputError) -> Bool {
+        guard try reader.read(into: &record) else { return false }
+        if let names = reader.columnNames, names.count != columns.count, columnsMayGrow {
+            columns = names
+        }
+        let count = record.count
+        if count < columns.count {
+            if reader.columnNames == nil {
+                shortRows += 1
+                if shortRows == 1 { firstShortLine = record.line }
+            }
+            for _ in count..<columns.count { record.endField() }
+        } else if count > columns.count {
+            if columnsMayGrow {
+                if reader.columnNames == nil && (options.header || !columns.isEmpty) {
+                    longRows += 1
+                    if longRows == 1 { firstLongLine = record.line }
+                }
+                for i in columns.count..<count { columns.append("Column \(i + 1)") }
+            } else {
+                droppedRows += 1
+                if droppedRows == 1 { firstDroppedLine = record.line }
+            }
+        }
+        return true
+    }
+
+    /// Warnings about the input, for stderr (each at most once, with a count and the first line).
+    public var warnings: [String] {
+        var out: [String] = []
+        if shortRows > 0 {
+            out.append("\(sourceName): \(Self.count(shortRows, "row")) had fewer fields than the header (first on line \(firstShortLine)); padded with empty cells")
+        }
+        if longRows > 0 {
+            out.append("\(sourceName): \(Self.count(longRows, "row")) had more fields than the header (first on line \(firstLongLine)); extra fields shown as Column N")
+        }
+        if droppedRows > 0 {
+            out.append("\(sourceName): \(Self.count(droppedRows, "row")) read after sizing had more fields than the columns shown (first on line \(firstDroppedLine)); the extra fields are not shown; use --window all")
+        }
+        if stream.replacements > 0 {
+            out.append("\(sourceName): invalid \(stream.encoding == .utf8 ? "UTF-8" : stream.encoding.rawValue) replaced with U+FFFD (\(Self.count(stream.replacements, "time")), first on line \(stream.firstReplacementLine)); try --encoding latin1 or cp1252")
+        }
+        out.append(contentsOf: reader.warnings)
+        return out
+    }
+
+    static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+}

@@ -1,0 +1,54 @@
+/// How a column's cells sit in their width (SPEC C2).
+public enum Alignment: Sendable, Equatable {
+    case left
+    case right
+}
+
+/// One visible column of a table.
+public struct ColumnLayout: Sendable, Equatable {
+    /// The column's index in the input record.
+    public var source: Int
+    /// The heading text as shown.
+    public var heading: String
+    /// Width in display columns (padding excluded).
+    public var width: Int
+    public var alignment: Alignment
+    /// For numeric columns: the widths of the integer part and of the fraction with its point,
+    /// so points line up; nil for text.
+    public var numberParts: (integer: Int, fraction: Int)?
+
+    public init(source: Int, heading: String, width: Int, alignment: Alignment, numberParts: (integer: Int, fraction: Int)? = nil) {
+        self.source = source
+        self.heading = heading
+        self.width = width
+        self.alignment = alignment
+        self.numberParts = numberParts
+    }
+
+    public static func == (a: ColumnLayout, b: ColumnLayout) -> Bool {
+        a.source == b.source && a.heading == b.heading && a.width == b.width && a.alignment == b.alignment
+            && a.numberParts?.integer == b.numberParts?.integer && a.numberParts?.fraction == b.numberParts?.fraction
+    }
+}
+
+/// The decided shape of the output: a pure function of the profiles, the width and the options.
+public struct LayoutPlan: Sendable, Equatable {
+    public enum Mode: Sendable, Equatable {
+        case table
+    }
+
+    public var mode: Mode
+    public var columns: [ColumnLayout]
+    /// Columns left out (W5), by heading.
+    public var omitted: [String]
+    /// Lines a heading may take (C5) and lines a cell may take (C6).
+    public var headingLines: Int
+    public var cellLines: Int
+    /// The space between two columns.
+    public var gap: Int
+
+    /// Display width of a full table line.
+    public var lineWidth: Int {
+        columns.reduce(0) { $0 + $1.width } + gap * max(0, columns.count - 1)
+    }
+}

@@ -1,0 +1,105 @@
+/// Why output stopped.
+public enum OutputError: Error, Sendable, Equatable {
+    /// The reader went away (EPIPE): stop quietly (SPEC E3).
+    case closed
+    /// Writing failed (exit 74), with the system's reason.
+    case failed(String)
+}
+
+/// Where output bytes go: the executable writes to a file descriptor, tests collect in memory.
+public protocol OutputSink: AnyObject {
+    /// Writes all of `bytes`.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError)
+}
+
+/// Collects output in memory.
+public final class MemorySink: OutputSink {
+    public private(set) var bytes: [UInt8] = []
+    public init() {}
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) { self.bytes.append(contentsOf: bytes) }
+    public var text: String { String(decoding: bytes, as: UTF8.self) }
+}
+
+/// Batches writes into 64 KiB blocks. Spaces are held back until something follows them, so no
+/// line ever ends in padding.
+public final class OutputBuffer {
+    private var storage: UnsafeMutablePointer<UInt8>
+    private let capacity: Int
+    private var count = 0
+    private var pendingSpaces = 0
+    private let sink: any OutputSink
+
+    public init(_ sink: any OutputSink, capacity: Int = 1 << 16) {
+        self.sink = sink
+        self.capacity = max(64, capacity)
+        storage = .allocate(capacity: self.capacity)
+    }
+
+    deinit { storage.deallocate() }
+
+    /// Writes bytes (after any held-back spaces).
+    public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(OutputError) {
+        guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        if pendingSpaces > 0 { try flushSpaces() }
+        if count + bytes.count > capacity { try flush() }
+        if bytes.count > capacity {
+            try sink.write(UnsafeRawBufferPointer(bytes))
+            return
+        }
+        (storage + count).update(from: base, count: bytes.count)
+        count += bytes.count
+    }
+
+    /// Writes a string's UTF-8.
+    public func write(_ text: String) throws(OutputError) {
+        var text = text
+        do {
+            try text.withUTF8 { buffer in try write(buffer) }
+        } catch let error as OutputError {
+            throw error
+        } catch {
+            throw .failed("\(error)")
+        }
+    }
+
+    /// Writes one byte.
+    public func write(byte: UInt8) throws(OutputError) {
+        if pendingSpaces > 0 { try flushSpaces() }
+        if count == capacity { try flush() }
+        storage[count] = byte
+        count += 1
+    }
+
+    /// Holds back `n` spaces until something else is written on the line.
+    public func pad(_ n: Int) {
+        if n > 0 { pendingSpaces += n }
+    }
+
+    /// Ends the line, dropping held-back spaces.
+    public func newline() throws(OutputError) {
+        pendingSpaces = 0
+        if count == capacity { try flush() }
+        storage[count] = 0x0A
+        count += 1
+    }
+
+    private func flushSpaces() throws(OutputError) {
+        var n = pendingSpaces
+        pendingSpaces = 0
+        while n > 0 {
+            if count == capacity { try flush() }
+            let k = min(n, capacity - count)
+            (storage + count).update(repeating: 0x20, count: k)
+            count += k
+            n -= k
+        }
+    }
+
+    /// Sends what is buffered to the sink.
+    public func flush() throws(OutputError) {
+        guard count > 0 else { return }
+        let n = count
+        count = 0
+        try sink.write(UnsafeRawBufferPointer(start: storage, count: n))
+    }
+}

@@ -1,0 +1,296 @@
+/// The one display-width function of tablefmt (SPEC W1, STYLE 6): how many terminal columns text
+/// takes when tablefmt prints it.
+///
+/// Per scalar: East Asian Wide and Fullwidth and emoji presentation 2; combining marks, ZWJ,
+/// variation selectors and other zero-width characters 0; East Asian Ambiguous 1, or 2 with
+/// `ambiguousIsWide`; everything else 1; a control scalar the width of its visible escape
+/// (`Sanitize`): TAB 2, CR 2, LF 1, others 4.
+///
+/// Across scalars the rules follow `wcwidth.wcswidth` (Python wcwidth 0.9), which models what
+/// terminals do with clusters:
+/// 1. A flag (a pair of regional indicators) is 2; a lone regional indicator is 2.
+/// 2. After ZWJ (U+200D) an Extended_Pictographic scalar or a regional indicator adds 0: an emoji
+///    ZWJ sequence is as wide as its first emoji. (wcwidth swallows whatever scalar follows a
+///    ZWJ; tablefmt measures a non-emoji after a ZWJ normally, as terminals and grapheme
+///    segmentation do, so that a text's width is the sum of its grapheme clusters' widths.)
+/// 3. VS16 (U+FE0F) after a narrow emoji-capable base (`#`, digits, `©`, `❤`, …, wcwidth's
+///    VS16 table) makes that base's cluster 2; after anything else it adds 0. Zero-width marks
+///    between base and VS16 do not matter; a spacing mark or a previous VS does.
+/// 4. VS15 (U+FE0E) after a wide emoji that has a text form (wcwidth's VS15 table) makes it 1.
+/// 5. An emoji modifier (U+1F3FB–U+1F3FF) after an emoji adds 0; elsewhere it is a wide scalar.
+/// 6. A spacing combining mark (Mc) right after a base makes the base's cluster 2.
+/// 7. After a virama the next consonant joins a conjunct, and the conjunct is 2 columns.
+///
+/// Controls are measured as the scalars of their escapes, so `width(of: s)` always equals
+/// `width(of: Sanitize.visible(s))`.
+public struct DisplayWidth: Sendable {
+    /// `--ambiguous-wide`: East Asian Ambiguous characters count 2 columns.
+    public var ambiguousIsWide: Bool
+
+    /// A width function.
+    /// - Parameter ambiguousIsWide: Whether East Asian Ambiguous characters count 2 columns.
+    public init(ambiguousIsWide: Bool = false) {
+        self.ambiguousIsWide = ambiguousIsWide
+    }
+
+    /// The Unicode version of the generated tables.
+    public static var unicodeVersion: String { WidthTables.unicodeVersion }
+
+    /// Columns one scalar occupies on its own: 0, 1 or 2. Control characters return the width of
+    /// their visible escape (see `Sanitize`): TAB 2, CR 2, LF 1, others 4.
+    /// - Parameter scalar: Any scalar.
+    /// - Returns: The scalar's width, without the cluster rules.
+    public func width(of scalar: Unicode.Scalar) -> Int {
+        let value = scalar.value
+        if Sanitize.isControl(value) { return Sanitize.escapeWidth(of: value) }
+        return DisplayWidth.printableWidth(value, ambiguousIsWide: ambiguousIsWide)
+    }
+
+    /// Columns that UTF-8 bytes take when printed by tablefmt (controls as their escapes).
+    ///
+    /// Runs of printable ASCII are counted eight bytes at a time. Bytes that are not valid UTF-8
+    /// count as U+FFFD, as `String` would decode them.
+    /// - Parameter utf8: UTF-8 bytes, normally already valid.
+    /// - Returns: The display width in columns.
+    /// - Complexity: O(n), without allocating; O(log t) table search per non-ASCII scalar.
+    public func width(utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        guard let base = utf8.baseAddress else { return 0 }
+        let count = utf8.count
+        let raw = UnsafeRawPointer(base)
+        var state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
+        var index = 0
+        while index < count {
+            let byte = base[index]
+            if byte &- 0x20 < 0x5F {
+                // A run of printable ASCII: find its end, eight bytes at a time first.
+                var end = index + 1
+                while end + 8 <= count,
+                      SWAR.allPrintableASCII(raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)) {
+                    end += 8
+                }
+                while end < count, base[end] &- 0x20 < 0x5F {
+                    end += 1
+                }
+                state.addPrintableASCIIRun(first: byte, last: base[end - 1], count: end - index)
+                index = end
+                continue
+            }
+            let (value, length) = UTF8Decoding.scalar(in: base, at: index, count: count)
+            state.add(value)
+            index += length
+        }
+        return state.total
+    }
+
+    /// Columns that text takes when printed by tablefmt (controls as their escapes).
+    /// - Parameter text: A `String` or `Substring`.
+    /// - Returns: The display width in columns.
+    /// - Complexity: O(n); does not allocate for native strings.
+    public func width(of text: some StringProtocol) -> Int {
+        if let result = text.utf8.withContiguousStorageIfAvailable({ width(utf8: $0) }) {
+            return result
+        }
+        var state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
+        for scalar in text.unicodeScalars {
+            state.add(scalar.value)
+        }
+        return state.total
+    }
+
+    /// The width of a printable (non-control) code point: 0, 1 or 2.
+    @inline(__always)
+    static func printableWidth(_ value: UInt32, ambiguousIsWide: Bool) -> Int {
+        // Quick path: nothing below U+0300 is zero width or wide (the generator checks this).
+        if value < 0x300 {
+            if value < 0xA1 || !ambiguousIsWide { return 1 }
+            return WidthTables.contains(WidthTables.ambiguous, value) ? 2 : 1
+        }
+        // CJK Unified Ideographs and Hangul syllables, the most common wide blocks.
+        if value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00 { return 2 }
+        if WidthTables.contains(WidthTables.zeroWidth, value) { return 0 }
+        if WidthTables.contains(WidthTables.wide, value) { return 2 }
+        if ambiguousIsWide, WidthTables.contains(WidthTables.ambiguous, value) { return 2 }
+        return 1
+    }
+}
+
+/// The state of a left-to-right width measurement, one scalar at a time (the cluster rules of
+/// `DisplayWidth`, in the same steps as `wcwidth.wcswidth`). Measuring a prefix and then the rest
+/// gives the same total as measuring the whole, so `fit` can grow lines with exact widths.
+struct WidthAccumulator {
+    let ambiguousIsWide: Bool
+    /// Columns of the clusters already closed.
+    private(set) var closed = 0
+    /// Columns of the open cluster (its base and what joined it).
+    private var cluster = 0
+    /// The last scalar that had a width (the open cluster's base, or the second flag letter).
+    private var lastScalar: UInt32 = 0
+    /// The width of `lastScalar` on its own; 0 after a ZWJ.
+    private var lastWidth = 0
+    /// True while a VS16, VS15 or spacing mark may still change the open cluster.
+    private var baseOpen = false
+    /// True right after a virama (zero-width scalars other than ZWJ end this).
+    private var afterVirama = false
+    /// True right after a ZWJ that did not follow a virama.
+    private var afterZWJ = false
+    /// True when an odd number of regional indicators immediately precede.
+    private var regionalOdd = false
+
+    init(ambiguousIsWide: Bool) {
+        self.ambiguousIsWide = ambiguousIsWide
+    }
+
+    /// The width of everything added so far.
+    var total: Int { closed + cluster }
+
+    @inline(__always)
+    private static func isRegionalIndicator(_ value: UInt32) -> Bool {
+        value &- 0x1F1E6 < 26
+    }
+
+    /// Adds a run of `count` ≥ 1 printable ASCII bytes, `first` to `last`.
+    @inline(__always)
+    mutating func addPrintableASCIIRun(first: UInt8, last: UInt8, count: Int) {
+        regionalOdd = false
+        afterZWJ = false
+        addMeasured(UInt32(first), width: 1)
+        if count > 1 {
+            // Each further byte closes the cluster before it and opens one of width 1.
+            closed += cluster + count - 2
+            cluster = 1
+            lastScalar = UInt32(last)
+        }
+    }
+
+    /// Adds one code point (controls are added as the scalars of their escapes).
+    /// - Parameter value: A code point; U+FFFD stands for undecodable bytes.
+    mutating func add(_ value: UInt32) {
+        let regionalBefore = regionalOdd
+        let isRegional = WidthAccumulator.isRegionalIndicator(value)
+        regionalOdd = isRegional && !regionalBefore
+        // Rule 2: an emoji right after a ZWJ joins the sequence and adds nothing.
+        if afterZWJ {
+            afterZWJ = false
+            if isRegional || WidthTables.contains(WidthTables.extendedPictographic, value) { return }
+        }
+        if value &- 0x20 < 0x5F {
+            addMeasured(value, width: 1)
+            return
+        }
+        if Sanitize.isControl(value) {
+            Sanitize.forEachEscapeScalar(of: value) { add($0.value) }
+            return
+        }
+        switch value {
+        case 0x200D:
+            // A ZWJ after a virama (half forms) leaves the virama state for the consonant.
+            if !afterVirama {
+                afterZWJ = true
+                lastWidth = 0
+            }
+            return
+        case 0xFE0F where baseOpen:
+            // Rule 3.
+            if WidthTables.contains(WidthTables.emojiVS16, lastScalar) { cluster = 2 }
+            baseOpen = false
+            return
+        case 0xFE0E where baseOpen:
+            // Rule 4: the base was counted 2; its text presentation is 1.
+            if lastWidth == 2, WidthTables.contains(WidthTables.textVS15, lastScalar) { closed -= 1 }
+            baseOpen = false
+            return
+        case 0x1F1E6...0x1F1FF where regionalBefore:
+            // Rule 1: the second letter of a flag.
+            lastScalar = value
+            return
+        case 0x1F3FB...0x1F3FF:
+            // Rule 5.
+            if WidthAccumulator.isRegionalIndicator(lastScalar)
+                || WidthTables.contains(WidthTables.extendedPictographic, lastScalar) {
+                return
+            }
+        default:
+            break
+        }
+        let width = DisplayWidth.printableWidth(value, ambiguousIsWide: ambiguousIsWide)
+        if width > 0 {
+            addMeasured(value, width: width)
+        } else if WidthTables.contains(WidthTables.virama, value) {
+            afterVirama = true
+        } else if baseOpen, WidthTables.contains(WidthTables.spacingMark, value) {
+            // Rule 6.
+            cluster = 2
+            baseOpen = false
+            afterVirama = false
+        } else {
+            afterVirama = false
+        }
+    }
+
+    /// Adds a scalar of width 1 or 2: it opens a new cluster, or joins a conjunct (rule 7).
+    @inline(__always)
+    private mutating func addMeasured(_ value: UInt32, width: Int) {
+        if afterVirama {
+            cluster = 2
+        } else {
+            closed += cluster
+            cluster = width
+        }
+        lastScalar = value
+        lastWidth = width
+        baseOpen = true
+        afterVirama = false
+    }
+}
+
+/// Decoding of one scalar from UTF-8 bytes that should be valid, without trapping when not.
+enum UTF8Decoding {
+    /// The code point at `index` and how many bytes it takes; an invalid or truncated sequence
+    /// gives U+FFFD for one byte.
+    @inline(__always)
+    static func scalar(in base: UnsafePointer<UInt8>, at index: Int, count: Int) -> (UInt32, Int) {
+        let lead = UInt32(base[index])
+        if lead < 0x80 { return (lead, 1) }
+        @inline(__always) func continuation(_ offset: Int) -> UInt32? {
+            guard index + offset < count else { return nil }
+            let byte = base[index + offset]
+            return byte & 0xC0 == 0x80 ? UInt32(byte & 0x3F) : nil
+        }
+        if lead >= 0xC2, lead < 0xE0, let b1 = continuation(1) {
+            return ((lead & 0x1F) << 6 | b1, 2)
+        }
+        if lead >= 0xE0, lead < 0xF0, let b1 = continuation(1), let b2 = continuation(2) {
+            return ((lead & 0x0F) << 12 | b1 << 6 | b2, 3)
+        }
+        if lead >= 0xF0, lead < 0xF5, let b1 = continuation(1), let b2 = continuation(2),
+           let b3 = continuation(3) {
+            return ((lead & 0x07) << 18 | b1 << 12 | b2 << 6 | b3, 4)
+        }
+        return (0xFFFD, 1)
+    }
+}
+
+extension WidthTables {
+    /// Whether `value` falls in one of the `lo, hi` pairs of a generated table.
+    /// - Complexity: O(log n) binary search.
+    @inline(__always)
+    static func contains(_ table: [UInt32], _ value: UInt32) -> Bool {
+        table.withUnsafeBufferPointer { pairs in
+            let count = pairs.count / 2
+            guard count > 0, value >= pairs[0], value <= pairs[2 * count - 1] else { return false }
+            var low = 0
+            var high = count - 1
+            while low <= high {
+                let mid = (low + high) >> 1
+                if value > pairs[2 * mid + 1] {
+                    low = mid + 1
+                } else if value < pairs[2 * mid] {
+                    high = mid - 1
+                } else {
+                    return true
+                }
+            }
+            return false
+        }
+    }
+}

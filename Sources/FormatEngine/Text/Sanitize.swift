@@ -1,0 +1,163 @@
+/// Visible escapes for control characters (SPEC O5): no cell can move the cursor, change colours
+/// or set the window title, because no control scalar reaches the output as itself.
+///
+/// The escapes: TAB → `\t`, CR → `\r`, LF → `↵` (U+21B5), every other C0 control (U+0000–U+001F),
+/// DEL (U+007F) and every C1 control (U+0080–U+009F) → `\xHH`, two lowercase hex digits of the
+/// code point (ESC → `\x1b`, U+009B → `\x9b`).
+public enum Sanitize {
+    /// The escape printed for LF on a one-line cell.
+    static let lineFeedSymbol: Unicode.Scalar = "\u{21B5}"
+
+    /// True when the scalar is a C0 control, DEL or a C1 control.
+    @inline(__always)
+    static func isControl(_ value: UInt32) -> Bool {
+        value < 0x20 || (value >= 0x7F && value < 0xA0)
+    }
+
+    /// The visible form of a control scalar, or nil if the scalar prints as itself.
+    /// - Parameter scalar: Any Unicode scalar.
+    /// - Returns: `\t`, `\r`, `↵` or `\xHH` for a control, nil for everything else.
+    public static func visibleEscape(for scalar: Unicode.Scalar) -> String? {
+        let value = scalar.value
+        guard isControl(value) else { return nil }
+        var out = ""
+        forEachEscapeScalar(of: value) { out.unicodeScalars.append($0) }
+        return out
+    }
+
+    /// Calls `body` with each scalar of the escape of a control code point, without allocating.
+    /// - Parameters:
+    ///   - value: A code point for which `isControl` is true.
+    ///   - body: Receives `\`, `t` for TAB; `\`, `r` for CR; `↵` for LF; `\`, `x`, hex, hex else.
+    @inline(__always)
+    static func forEachEscapeScalar(of value: UInt32, _ body: (Unicode.Scalar) -> Void) {
+        switch value {
+        case 0x09:
+            body("\\")
+            body("t")
+        case 0x0D:
+            body("\\")
+            body("r")
+        case 0x0A:
+            body(lineFeedSymbol)
+        default:
+            body("\\")
+            body("x")
+            body(hexDigit(value >> 4))
+            body(hexDigit(value & 0xF))
+        }
+    }
+
+    /// Columns the escape of a control code point takes: TAB 2, CR 2, LF 1, others 4.
+    @inline(__always)
+    static func escapeWidth(of value: UInt32) -> Int {
+        switch value {
+        case 0x09, 0x0D: return 2
+        case 0x0A: return 1
+        default: return 4
+        }
+    }
+
+    @inline(__always)
+    private static func hexDigit(_ nibble: UInt32) -> Unicode.Scalar {
+        let digit = UInt8(truncatingIfNeeded: nibble & 0xF)
+        return Unicode.Scalar(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
+    }
+
+    /// The text with every control scalar replaced by its visible escape.
+    /// - Parameter text: Any text.
+    /// - Returns: `text` itself (no copy) when nothing needs escaping, else the escaped text.
+    /// - Complexity: O(n); one scan of the UTF-8 when nothing needs escaping.
+    public static func visible(_ text: String) -> String {
+        var text = text
+        let needed = text.withUTF8 { needsEscaping(utf8: $0) }
+        guard needed else { return text }
+        var out = ""
+        out.reserveCapacity(text.utf8.count + 8)
+        for scalar in text.unicodeScalars {
+            if isControl(scalar.value) {
+                forEachEscapeScalar(of: scalar.value) { out.unicodeScalars.append($0) }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        return out
+    }
+
+    /// True when any byte of the UTF-8 needs escaping: a C0 control, DEL, or a C1 control
+    /// (encoded as 0xC2 followed by 0x80–0x9F).
+    /// - Parameter utf8: UTF-8 bytes.
+    /// - Returns: Whether `visible` would change the text.
+    /// - Complexity: O(n), eight bytes at a time while none is suspicious; never allocates.
+    public static func needsEscaping(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = utf8.count
+        guard let base = utf8.baseAddress, count > 0 else { return false }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index + 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if !SWAR.mayNeedEscaping(word) {
+                index += 8
+                continue
+            }
+            // Something in these eight bytes is < 0x20, 0x7F or 0xC2: look closely.
+            let end = index + 8
+            while index < end {
+                if byteNeedsEscaping(base, at: index, count: count) { return true }
+                index += 1
+            }
+        }
+        while index < count {
+            if byteNeedsEscaping(base, at: index, count: count) { return true }
+            index += 1
+        }
+        return false
+    }
+
+    @inline(__always)
+    private static func byteNeedsEscaping(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> Bool {
+        let byte = base[index]
+        if byte < 0x20 || byte == 0x7F { return true }
+        if byte == 0xC2, index + 1 < count {
+            let next = base[index + 1]
+            return next >= 0x80 && next <= 0x9F
+        }
+        return false
+    }
+}
+
+/// Eight-bytes-at-a-time tests on a little-endian or big-endian `UInt64` of UTF-8 bytes.
+enum SWAR {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// True when some byte of `word` is zero (exact for "some", as in Bit Twiddling Hacks).
+    @inline(__always)
+    static func hasZeroByte(_ word: UInt64) -> Bool {
+        (word &- ones) & ~word & highBits != 0
+    }
+
+    /// True when some byte of `word` is less than `limit` (limit ≤ 128).
+    @inline(__always)
+    static func hasByteLess(_ word: UInt64, than limit: UInt8) -> Bool {
+        (word &- ones &* UInt64(limit)) & ~word & highBits != 0
+    }
+
+    /// True when all eight bytes are printable ASCII (0x20–0x7E).
+    @inline(__always)
+    static func allPrintableASCII(_ word: UInt64) -> Bool {
+        // Without high bits no addition below carries into the next byte: b + 1 has its high bit
+        // set only for DEL (0x7F), and b + 0x60 has it set exactly when b ≥ 0x20.
+        let noHighOrDel = (word | (word &+ ones)) & highBits == 0
+        let allAtLeastSpace = (word &+ ones &* 0x60) & highBits == highBits
+        return noHighOrDel && allAtLeastSpace
+    }
+
+    /// True when some byte might need escaping: < 0x20, 0x7F, or 0xC2 (a possible C1 lead byte).
+    @inline(__always)
+    static func mayNeedEscaping(_ word: UInt64) -> Bool {
+        hasByteLess(word, than: 0x20)
+            || hasZeroByte(word ^ (ones &* 0x7F))
+            || hasZeroByte(word ^ (ones &* 0xC2))
+    }
+}

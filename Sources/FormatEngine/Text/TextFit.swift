@@ -1,0 +1,405 @@
+/// How text is cut when it does not fit.
+public enum EllipsisMode: Sendable {
+    /// Keep the start: `A long descript…`.
+    case end
+    /// Keep the start and the end: `/usr/local/…/bin/tool`.
+    case middle
+}
+
+/// One line of display text with its width in terminal columns.
+public struct TextLine: Sendable, Equatable {
+    /// Sanitized display text (controls escaped).
+    public var text: String
+    /// `DisplayWidth.width(of: text)`.
+    public var width: Int
+
+    public init(text: String, width: Int) {
+        self.text = text
+        self.width = width
+    }
+}
+
+extension DisplayWidth {
+    /// The ellipsis that marks cut text.
+    static let ellipsis: Unicode.Scalar = "\u{2026}"
+
+    /// The text fitted into `width` columns on at most `maxLines` lines (SPEC C6, C7, O5).
+    ///
+    /// 1. `width` ≤ 0 → one empty line; empty text → one empty line.
+    /// 2. One line (`maxLines` ≤ 1): the sanitized text if it fits, else it is cut with `…`:
+    ///    `.end` keeps the start, `.middle` keeps the start and the end. A grapheme cluster
+    ///    (`Character`) or a visible escape is never split; a wide character that would straddle
+    ///    the edge is dropped, so the line may be one column narrower than `width`.
+    /// 3. Wrapping (`maxLines` ≥ 2): breaks at spaces (the spaces at a break are dropped), a word
+    ///    longer than the width is broken at a cluster boundary, an LF (or CR LF) is a forced
+    ///    break and is not shown. What does not fit on the last allowed line is cut as in step 2,
+    ///    a line break within that cut text showing as `↵`.
+    ///
+    /// If `…` itself is wider than `width` (width 1 with `ambiguousIsWide`), text is cut without
+    /// it. Every line is sanitized (`Sanitize`), carries its exact width, and is at most `width`.
+    /// - Parameters:
+    ///   - text: The cell's text, raw (controls not yet escaped).
+    ///   - width: The columns available.
+    ///   - maxLines: The most lines the result may have.
+    ///   - ellipsis: Where text is cut.
+    /// - Returns: 1...max(1, maxLines) lines.
+    /// - Complexity: O(n) in the text's length; the slow path iterates `Character`s.
+    public func fit(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
+        // Step 1.
+        guard width > 0, !text.isEmpty else { return [TextLine(text: "", width: 0)] }
+        // Step 2, quick: printable ASCII needs neither escapes nor clusters.
+        if let line = fitPrintableASCII(text, width: width, ellipsis: ellipsis, mayCut: maxLines <= 1) {
+            return [line]
+        }
+        if maxLines <= 1 || !text.utf8.contains(UInt8(ascii: "\n")) {
+            let visible = Sanitize.visible(text)
+            let visibleWidth = self.width(of: visible)
+            if visibleWidth <= width { return [TextLine(text: visible, width: visibleWidth)] }
+        }
+        let units = TextUnits(text, wrapping: maxLines > 1)
+        if maxLines <= 1 {
+            // Step 2.
+            return [cut(units, from: 0, width: width, ellipsis: ellipsis)]
+        }
+        // Step 3.
+        return wrap(units, width: width, maxLines: maxLines, ellipsis: ellipsis)
+    }
+
+    /// Width of the longest word (for minimum column widths): words are separated by spaces and
+    /// line breaks, and measured as printed (controls escaped).
+    /// - Parameter text: The cell's raw text.
+    /// - Returns: The widest word's width; 0 for empty or blank text.
+    /// - Complexity: O(n).
+    public func longestWordWidth(_ text: String) -> Int {
+        var text = text
+        let quick: Int? = text.withUTF8 { bytes in
+            var longest = 0
+            var current = 0
+            for byte in bytes {
+                if byte == UInt8(ascii: " ") {
+                    current = 0
+                } else if byte &- 0x20 < 0x5F {
+                    current += 1
+                    longest = max(longest, current)
+                } else {
+                    return nil
+                }
+            }
+            return longest
+        }
+        if let quick { return quick }
+        let units = TextUnits(text, wrapping: true)
+        var longest = 0
+        var index = 0
+        while index < units.count {
+            guard units.kinds[index] == .text else {
+                index += 1
+                continue
+            }
+            var state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
+            while index < units.count, units.kinds[index] == .text {
+                units.add(index, to: &state)
+                index += 1
+            }
+            longest = max(longest, state.total)
+        }
+        return longest
+    }
+
+    // MARK: - Cutting one line
+
+    /// Step 2 for printable ASCII text, which needs no escapes and has one column per byte.
+    /// - Returns: nil when the text is not all printable ASCII, or must be cut and `mayCut` is
+    ///   false.
+    private func fitPrintableASCII(_ text: String, width: Int, ellipsis mode: EllipsisMode,
+                                   mayCut: Bool) -> TextLine? {
+        var text = text
+        let utf8 = text.utf8
+        let count = utf8.count
+        guard count <= width || mayCut else { return nil }
+        let printable = text.withUTF8 { bytes in
+            var index = 0
+            if let base = bytes.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while index + 8 <= count,
+                      SWAR.allPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                }
+            }
+            while index < count, bytes[index] &- 0x20 < 0x5F { index += 1 }
+            return index == count
+        }
+        guard printable else { return nil }
+        if count <= width { return TextLine(text: text, width: count) }
+        let ellipsisWidth = self.width(of: DisplayWidth.ellipsis)
+        guard ellipsisWidth <= width else {
+            return TextLine(text: String(decoding: utf8.prefix(width), as: UTF8.self), width: width)
+        }
+        let budget = width - ellipsisWidth
+        let head = mode == .end ? budget : (budget + 1) / 2
+        var out = String(decoding: utf8.prefix(head), as: UTF8.self)
+        out.unicodeScalars.append(DisplayWidth.ellipsis)
+        out += String(decoding: utf8.suffix(budget - head), as: UTF8.self)
+        return TextLine(text: out, width: width)
+    }
+
+    /// Units `start...` on one line, whole if they fit, else cut with the ellipsis.
+    func cut(_ units: TextUnits, from start: Int, width: Int, ellipsis mode: EllipsisMode) -> TextLine {
+        let end = units.count
+        var whole = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
+        for index in start..<end {
+            units.add(index, to: &whole)
+        }
+        if whole.total <= width { return units.line(start..<end, width: whole.total) }
+
+        let ellipsisWidth = self.width(of: DisplayWidth.ellipsis)
+        guard ellipsisWidth <= width else {
+            let (headEnd, headState) = fill(units, from: start, to: end, width: width, reserve: false)
+            return units.line(start..<headEnd, width: headState.total)
+        }
+        if mode == .end {
+            // Grow the head while head + "…" fits; stop at the first unit that does not.
+            let (headEnd, headState) = fill(units, from: start, to: end, width: width, reserve: true)
+            var state = headState
+            state.add(DisplayWidth.ellipsis.value)
+            return units.line(start..<headEnd, ellipsis: true, tail: end..<end, width: state.total)
+        }
+
+        // Middle: half the room for the head (rounded up), the tail takes what the head left,
+        // then the head takes what the tail left. Tail widths are summed per unit, so the
+        // assembled line is measured once more and shortened if the sum was optimistic.
+        let budget = width - ellipsisWidth
+        var (headEnd, headState) = fill(units, from: start, to: end, width: (budget + 1) / 2, reserve: false)
+        var tailStart = end
+        var tailWidth = 0
+        while tailStart > headEnd {
+            let unitWidth = units.standaloneWidth(tailStart - 1, ambiguousIsWide: ambiguousIsWide)
+            if headState.total + tailWidth + unitWidth > budget { break }
+            tailWidth += unitWidth
+            tailStart -= 1
+        }
+        (headEnd, headState) = fill(units, from: start, to: tailStart, width: budget - tailWidth, reserve: false)
+        while true {
+            var state = headState
+            state.add(DisplayWidth.ellipsis.value)
+            for index in tailStart..<end {
+                units.add(index, to: &state)
+            }
+            if state.total <= width || (tailStart == end && headEnd == start) {
+                return units.line(start..<headEnd, ellipsis: true, tail: tailStart..<end, width: state.total)
+            }
+            if tailStart < end {
+                tailStart += 1
+            } else {
+                (headEnd, headState) = fill(units, from: start, to: headEnd - 1, width: width, reserve: true)
+            }
+        }
+    }
+
+    /// The longest run of units from `start` (before `limit`) whose exact width, plus the
+    /// ellipsis when `reserve`, is at most `width`.
+    /// - Returns: The run's end and the measurement of the run (without the ellipsis).
+    private func fill(_ units: TextUnits, from start: Int, to limit: Int, width: Int,
+                      reserve: Bool) -> (end: Int, state: WidthAccumulator) {
+        var state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
+        var index = start
+        while index < limit {
+            var trial = state
+            units.add(index, to: &trial)
+            var measured = trial
+            if reserve { measured.add(DisplayWidth.ellipsis.value) }
+            if measured.total > width { break }
+            state = trial
+            index += 1
+        }
+        return (index, state)
+    }
+
+    // MARK: - Wrapping
+
+    /// Step 3: greedy wrapping of units into at most `maxLines` lines.
+    private func wrap(_ units: TextUnits, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
+        var lines: [(range: Range<Int>, width: Int)] = []
+        var lineStart = 0
+        var lineEnd = 0
+        var state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
+        var stuckAt: Int?  // a unit wider than `width` on an empty line: cut from this line on
+        var index = 0
+
+        func finishLine(nextStart: Int) {
+            lines.append((lineStart..<lineEnd, state.total))
+            lineStart = nextStart
+            lineEnd = nextStart
+            state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
+        }
+
+        scan: while index < units.count, lines.count <= maxLines {
+            switch units.kinds[index] {
+            case .lineBreak:
+                finishLine(nextStart: index + 1)
+                index += 1
+            case .space, .text:
+                // A word: optional spaces, then the text units up to the next space or break.
+                var wordStart = index
+                while wordStart < units.count, units.kinds[wordStart] == .space { wordStart += 1 }
+                var wordEnd = wordStart
+                while wordEnd < units.count, units.kinds[wordEnd] == .text { wordEnd += 1 }
+                if wordStart == wordEnd, lineEnd > lineStart {
+                    index = wordEnd  // trailing spaces before a break or the end are dropped
+                    continue scan
+                }
+                if lineEnd > lineStart {
+                    var trial = state
+                    for unit in index..<wordEnd { units.add(unit, to: &trial) }
+                    if trial.total <= width {
+                        state = trial
+                        lineEnd = wordEnd
+                        index = wordEnd
+                        continue scan
+                    }
+                    finishLine(nextStart: wordStart)  // the spaces at the break are dropped
+                    index = wordStart
+                }
+                // On an empty line: place the word unit by unit, breaking it where it overflows.
+                while index < wordEnd, lines.count <= maxLines {
+                    var trial = state
+                    units.add(index, to: &trial)
+                    if trial.total <= width {
+                        state = trial
+                        index += 1
+                        lineEnd = index
+                    } else if lineEnd > lineStart {
+                        finishLine(nextStart: index)
+                    } else {
+                        stuckAt = lineStart
+                        break scan
+                    }
+                }
+            }
+        }
+        if stuckAt == nil, lines.count <= maxLines, index >= units.count {
+            finishLine(nextStart: units.count)
+        }
+
+        // What did not fit goes on the last allowed line, cut with the ellipsis.
+        var remainderStart: Int?
+        if lines.count > maxLines {
+            remainderStart = lines[maxLines - 1].range.lowerBound
+            lines.removeSubrange((maxLines - 1)...)
+        } else if let stuckAt {
+            if lines.count >= maxLines {
+                remainderStart = lines[maxLines - 1].range.lowerBound
+                lines.removeSubrange((maxLines - 1)...)
+            } else {
+                remainderStart = stuckAt
+            }
+        }
+        var result = lines.map { units.line($0.range, width: $0.width) }
+        if let remainderStart {
+            // Line breaks in the remainder are units like any other: cut shows them as "↵".
+            result.append(cut(units, from: remainderStart, width: width, ellipsis: ellipsis))
+        }
+        return result
+    }
+}
+
+/// A text split into the pieces that fitting never splits: grapheme clusters (`Character`s), each
+/// control scalar on its own (its escape is atomic), spaces, and (when wrapping) line breaks.
+/// Units are scalar ranges of the original text, contiguous and in order (offsets first,
+/// STYLE 8); lines are sliced from them once, at the end.
+struct TextUnits {
+    enum Kind: UInt8 {
+        /// A cluster or a control scalar: part of a word.
+        case text
+        /// One U+0020.
+        case space
+        /// LF or CR LF, when wrapping.
+        case lineBreak
+    }
+
+    let text: String
+    /// `count + 1` boundaries: unit `i` is `bounds[i]..<bounds[i + 1]` in `text.unicodeScalars`.
+    private(set) var bounds: [String.Index] = []
+    private(set) var kinds: [Kind] = []
+
+    var count: Int { kinds.count }
+
+    /// - Parameters:
+    ///   - text: Raw text.
+    ///   - wrapping: Whether LF and CR LF are line breaks (else they are controls, shown escaped).
+    /// - Complexity: O(n), one pass over the `Character`s.
+    init(_ text: String, wrapping: Bool) {
+        self.text = text
+        let scalars = text.unicodeScalars
+        var start = text.startIndex
+        bounds.append(start)
+        while start < text.endIndex {
+            let end = text.index(after: start)
+            let cluster = scalars[start..<end]
+            if cluster.count == 1, let only = cluster.first, only == " " {
+                append(.space, end: end)
+            } else if !cluster.contains(where: { Sanitize.isControl($0.value) }) {
+                append(.text, end: end)
+            } else if wrapping, cluster.elementsEqual(["\n"]) || cluster.elementsEqual(["\r", "\n"]) {
+                append(.lineBreak, end: end)
+            } else {
+                // Controls (never part of a larger cluster today, but do not count on it): each
+                // control alone, the runs between them as text.
+                var runStart = start
+                var index = start
+                while index < end {
+                    let next = scalars.index(after: index)
+                    if Sanitize.isControl(scalars[index].value) {
+                        if runStart < index { append(.text, end: index) }
+                        append(.text, end: next)
+                        runStart = next
+                    }
+                    index = next
+                }
+                if runStart < end { append(.text, end: end) }
+            }
+            start = end
+        }
+    }
+
+    private mutating func append(_ kind: Kind, end: String.Index) {
+        kinds.append(kind)
+        bounds.append(end)
+    }
+
+    /// Measures unit `index` after what `state` has measured.
+    @inline(__always)
+    func add(_ index: Int, to state: inout WidthAccumulator) {
+        for scalar in text.unicodeScalars[bounds[index]..<bounds[index + 1]] {
+            state.add(scalar.value)
+        }
+    }
+
+    /// The width of unit `index` measured on its own.
+    func standaloneWidth(_ index: Int, ambiguousIsWide: Bool) -> Int {
+        var state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
+        add(index, to: &state)
+        return state.total
+    }
+
+    /// The display text of units `head`, then `…` if `ellipsis`, then units `tail`.
+    /// - Parameter width: The exact width of that text, measured by the caller.
+    func line(_ head: Range<Int>, ellipsis: Bool = false, tail: Range<Int> = 0..<0, width: Int) -> TextLine {
+        var out = ""
+        appendDisplay(head, to: &out)
+        if ellipsis { out.unicodeScalars.append(DisplayWidth.ellipsis) }
+        appendDisplay(tail, to: &out)
+        return TextLine(text: out, width: width)
+    }
+
+    private func appendDisplay(_ units: Range<Int>, to out: inout String) {
+        guard !units.isEmpty else { return }
+        for scalar in text.unicodeScalars[bounds[units.lowerBound]..<bounds[units.upperBound]] {
+            if Sanitize.isControl(scalar.value) {
+                Sanitize.forEachEscapeScalar(of: scalar.value) { out.unicodeScalars.append($0) }
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+}

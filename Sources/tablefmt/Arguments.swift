@@ -1,0 +1,220 @@
+import FormatEngine
+
+/// A command-line mistake: one line naming it; exit 64 (SPEC E1).
+struct UsageError: Error {
+    var message: String
+}
+
+/// What the command line asked for.
+struct Invocation {
+    var options = FormatOptions()
+    /// The input file; nil or "-" is standard input.
+    var file: String?
+    /// `-w/--width` as given (nil: follow the terminal, then COLUMNS).
+    var width: Int?
+    var showHelp = false
+    var showVersion = false
+}
+
+/// One option: its names, whether it takes a value, its help line and what it does.
+struct OptionSpec: Sendable {
+    let long: String
+    let short: Character?
+    /// The value's placeholder in help, nil for a flag.
+    let value: String?
+    let group: String
+    let help: String
+    let apply: @Sendable (inout Invocation, String) throws(UsageError) -> Void
+}
+
+/// The hand-written command-line parser.
+enum Arguments {
+    static let groups = ["Input", "Layout", "Output", "Other"]
+
+    static let specs: [OptionSpec] = [
+        OptionSpec(long: "input-format", short: "i", value: "FMT", group: "Input",
+                   help: "auto|csv|tsv|json|jsonl (ndjson): auto uses the extension, then the first bytes") { inv, v throws(UsageError) in
+            if v == "auto" { inv.options.inputFormat = nil; return }
+            guard let format = InputFormat(name: v) else { throw invalid("--input-format", v, "auto, csv, tsv, json, jsonl") }
+            inv.options.inputFormat = format
+        },
+        OptionSpec(long: "delimiter", short: "d", value: "CHAR", group: "Input",
+                   help: "field delimiter: one character, or tab|comma|semicolon|pipe (default: sniffed among , ; TAB |)") { inv, v throws(UsageError) in
+            inv.options.delimiter = try delimiter(v)
+        },
+        OptionSpec(long: "no-header", short: nil, value: nil, group: "Input",
+                   help: "the first CSV/TSV row is data; columns are named Column 1…N") { inv, _ in
+            inv.options.header = false
+        },
+        OptionSpec(long: "encoding", short: nil, value: "ENC", group: "Input",
+                   help: "utf-8|utf-16le|utf-16be|latin1|cp1252 (default: UTF-8, or UTF-16 by its BOM)") { inv, v throws(UsageError) in
+            guard let encoding = TextEncoding(name: v) else { throw invalid("--encoding", v, "utf-8, utf-16le, utf-16be, latin1, cp1252") }
+            inv.options.encoding = encoding
+        },
+        OptionSpec(long: "window", short: nil, value: "N|all", group: "Input",
+                   help: "rows a pipe is sized from before rows stream out (default 1000); a file is sized from all rows") { inv, v throws(UsageError) in
+            if v == "all" { inv.options.window = nil; return }
+            guard let n = Int(v), n > 0 else { throw invalid("--window", v, "a positive number or all") }
+            inv.options.window = n
+        },
+        OptionSpec(long: "width", short: "w", value: "N", group: "Layout",
+                   help: "container width in columns; 0 is unlimited (default: the terminal's, else $COLUMNS, else unlimited)") { inv, v throws(UsageError) in
+            guard let n = Int(v), n >= 0 else { throw invalid("--width", v, "a number of columns, 0 for unlimited") }
+            inv.width = n
+        },
+        OptionSpec(long: "ambiguous-wide", short: nil, value: nil, group: "Layout",
+                   help: "count East Asian ambiguous-width characters as two columns (CJK terminals)") { inv, _ in
+            inv.options.ambiguousWide = true
+        },
+        OptionSpec(long: "format", short: "f", value: "FMT", group: "Output",
+                   help: "plain (ansi and markdown are coming)") { inv, v throws(UsageError) in
+            guard let format = OutputFormat(rawValue: v) else { throw invalid("--format", v, "plain") }
+            guard format == .plain else { throw UsageError(message: "--format \(v) is not available yet; use plain") }
+            inv.options.format = format
+        },
+        OptionSpec(long: "help", short: "h", value: nil, group: "Other", help: "show this help") { inv, _ in
+            inv.showHelp = true
+        },
+        OptionSpec(long: "version", short: "V", value: nil, group: "Other", help: "show the version") { inv, _ in
+            inv.showVersion = true
+        },
+    ]
+
+    /// Parses argv (without the program name).
+    /// - Throws: `UsageError` for an unknown option, a missing or bad value, or a second file.
+    static func parse(_ args: [String]) throws(UsageError) -> Invocation {
+        var inv = Invocation()
+        var index = 0
+        var onlyFiles = false
+        func take(_ spec: OptionSpec, inline: String?, shown: String) throws(UsageError) {
+            guard spec.value != nil else {
+                if inline != nil { throw UsageError(message: "option \(shown) takes no value") }
+                try spec.apply(&inv, "")
+                return
+            }
+            if let inline { try spec.apply(&inv, inline); return }
+            index += 1
+            guard index < args.count else { throw UsageError(message: "option \(shown) needs a value (\(spec.value ?? ""))") }
+            try spec.apply(&inv, args[index])
+        }
+        while index < args.count {
+            let arg = args[index]
+            if onlyFiles || arg == "-" || !arg.hasPrefix("-") {
+                guard inv.file == nil else { throw UsageError(message: "more than one input file: '\(inv.file ?? "")' and '\(arg)'") }
+                inv.file = arg
+            } else if arg == "--" {
+                onlyFiles = true
+            } else if arg.hasPrefix("--") {
+                let body = arg.dropFirst(2)
+                let name = body.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+                let inline = body.contains("=") ? String(body[body.index(after: body.firstIndex(of: "=") ?? body.startIndex)...]) : nil
+                guard let spec = specs.first(where: { $0.long == name }) ?? alias(name) else {
+                    throw UsageError(message: "unknown option '--\(name)'" + suggestion(for: name))
+                }
+                try take(spec, inline: inline, shown: "--\(spec.long)")
+            } else {
+                // Bundled short options: -ab, -w40, -w 40.
+                var chars = Array(arg.dropFirst())
+                while !chars.isEmpty {
+                    let c = chars.removeFirst()
+                    guard let spec = specs.first(where: { $0.short == c }) else {
+                        throw UsageError(message: "unknown option '-\(c)'" + suggestion(for: String(c)))
+                    }
+                    if spec.value != nil && !chars.isEmpty {
+                        try take(spec, inline: String(chars), shown: "-\(c)")
+                        chars = []
+                    } else {
+                        try take(spec, inline: nil, shown: "-\(c)")
+                    }
+                }
+            }
+            index += 1
+        }
+        return inv
+    }
+
+    /// Other spellings of options.
+    static func alias(_ name: String) -> OptionSpec? {
+        nil
+    }
+
+    static func invalid(_ option: String, _ value: String, _ expected: String) -> UsageError {
+        UsageError(message: "invalid value '\(value)' for \(option) (expected \(expected))")
+    }
+
+    static func delimiter(_ v: String) throws(UsageError) -> UInt8 {
+        switch v.lowercased() {
+        case "tab", "\\t", "\t": return 0x09
+        case "comma": return UInt8(ascii: ",")
+        case "semicolon": return UInt8(ascii: ";")
+        case "pipe": return UInt8(ascii: "|")
+        case "space": return UInt8(ascii: " ")
+        default:
+            let bytes = Array(v.utf8)
+            guard bytes.count == 1, bytes[0] != 0x22, bytes[0] != 0x0A, bytes[0] != 0x0D else {
+                throw invalid("--delimiter", v, "one ASCII character other than a quote or line break, or tab|comma|semicolon|pipe")
+            }
+            return bytes[0]
+        }
+    }
+
+    /// ` (did you mean --width?)` for the nearest long option, when one is close.
+    static func suggestion(for name: String) -> String {
+        let scored = specs.map { ($0.long, editDistance(name, $0.long)) }
+        guard let best = scored.min(by: { $0.1 < $1.1 }), best.1 <= max(2, name.count / 3) else {
+            if let prefix = specs.first(where: { $0.long.hasPrefix(name) && name.count >= 2 }) {
+                return " (did you mean --\(prefix.long)?)"
+            }
+            return ""
+        }
+        return " (did you mean --\(best.0)?)"
+    }
+
+    /// Levenshtein distance, by characters.
+    static func editDistance(_ a: String, _ b: String) -> Int {
+        let a = Array(a), b = Array(b)
+        var previous = Array(0...b.count)
+        for i in 1...max(1, a.count) where !a.isEmpty {
+            var current = [i] + Array(repeating: 0, count: b.count)
+            for j in 1...max(1, b.count) where !b.isEmpty {
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            }
+            previous = current
+        }
+        return a.isEmpty ? b.count : previous[b.count]
+    }
+
+    static let version = "tablefmt 0.1.0"
+
+    static var help: String {
+        var text = """
+        tablefmt — turn CSV, TSV or JSON into a table a person can read
+
+        Usage: tablefmt [OPTIONS] [FILE]
+        Reads FILE, or standard input when FILE is - or absent.
+
+        """
+        for group in groups {
+            text += "\n\(group):\n"
+            for spec in specs where spec.group == group {
+                var names = spec.short.map { "-\($0), " } ?? "    "
+                names += "--\(spec.long)"
+                if let value = spec.value { names += " \(value)" }
+                let padded = names.count < 26 ? names + String(repeating: " ", count: 26 - names.count) : names + "\n" + String(repeating: " ", count: 28)
+                text += "  \(padded)\(spec.help)\n"
+            }
+        }
+        text += """
+
+        Examples:
+          tablefmt sales.csv                        a table sized to the terminal
+          curl -s api/items.csv | tablefmt          from a pipe: sized from the first 1000 rows
+          tablefmt -w 80 report.tsv >> ci.log       a fixed width for a CI log
+          tablefmt --no-header -d ';' data.txt      semicolons, no header row
+
+        Exit status: 0 ok, 64 bad usage, 65 malformed data (rows before it are printed),
+        66 input cannot be opened, 74 read or write error.
+        """
+        return text
+    }
+}

@@ -1,0 +1,71 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FormatEngine
+
+/// Wires the world to the engine: argv and environment → options, files, exit codes (SPEC E1).
+func runTool() -> Int32 {
+    signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE, a quiet stop (E3)
+    let invocation: Invocation
+    do {
+        invocation = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
+    } catch {
+        printError("tablefmt: \(error.message)")
+        printError("try 'tablefmt --help'")
+        return 64
+    }
+    let sink = DescriptorSink(fd: 1)
+    if invocation.showHelp || invocation.showVersion {
+        let text = (invocation.showHelp ? Arguments.help : Arguments.version) + "\n"
+        let buffer = OutputBuffer(sink)
+        do { try buffer.write(text); try buffer.flush() } catch { return error == .closed ? 0 : 74 }
+        return 0
+    }
+    var options = invocation.options
+    options.width = containerWidth(invocation.width)
+
+    let result: RunResult
+    do {
+        if let file = invocation.file, file != "-" {
+            let input = try FileInput(path: file)
+            result = try run(input, options, sink)
+        } else {
+            result = try run(StandardInput(), options, sink)
+        }
+    } catch let error as InputError {
+        printError("tablefmt: \(error)")
+        return error.exitCode
+    } catch let error as OutputError {
+        switch error {
+        case .closed: return 0
+        case .failed(let reason):
+            printError("tablefmt: write error: \(reason)")
+            return 74
+        }
+    } catch {
+        printError("tablefmt: \(error)")
+        return 70
+    }
+    for warning in result.warnings { printError("tablefmt: warning: \(warning)") }
+    if let error = result.error {
+        printError("tablefmt: \(error)")
+        return error.exitCode
+    }
+    return 0
+}
+
+func run(_ input: some InputProvider, _ options: FormatOptions, _ sink: any OutputSink) throws(OutputError) -> RunResult {
+    try TableFormatter.run(input, options: options, output: sink)
+}
+
+/// W1: `--width`, else the terminal's width, else `$COLUMNS`, else unlimited. 0 is unlimited.
+func containerWidth(_ requested: Int?) -> Int? {
+    if let requested { return requested > 0 ? requested : nil }
+    if Terminal.isTerminal(1), let width = Terminal.width(1) { return width }
+    if let columns = getenv("COLUMNS").map({ String(cString: $0) }), let width = Int(columns), width > 0 { return width }
+    return nil
+}
+
+exit(runTool())
