@@ -8,6 +8,8 @@ public struct TableInput {
     }
 
     public private(set) var columns: [String] = []
+    /// Fields in the header row (rows are short or long against this, not against grown columns).
+    var headerCount = 0
     public let choice: Choice
     let stream: InputStream
     var reader: any RecordReader
@@ -60,6 +62,7 @@ public struct TableInput {
                     let name = header.string(at: i)
                     return name.isEmpty ? "Column \(i + 1)" : name
                 }
+                headerCount = header.count
             }
         }
     }
@@ -85,18 +88,20 @@ public struct TableInput {
             columns = names
         }
         let count = record.count
+        let checked = reader.columnNames == nil && (options.header || headerCount > 0)
+        if checked && count < headerCount {
+            shortRows += 1
+            if shortRows == 1 { firstShortLine = record.line }
+        }
+        if checked && count > headerCount {
+            longRows += 1
+            if longRows == 1 { firstLongLine = record.line }
+        }
+        if !options.header && headerCount == 0 { headerCount = count }  // --no-header: the first row sets the count
         if count < columns.count {
-            if reader.columnNames == nil {
-                shortRows += 1
-                if shortRows == 1 { firstShortLine = record.line }
-            }
             for _ in count..<columns.count { record.endField() }
         } else if count > columns.count {
             if columnsMayGrow {
-                if reader.columnNames == nil && (options.header || !columns.isEmpty) {
-                    longRows += 1
-                    if longRows == 1 { firstLongLine = record.line }
-                }
                 for i in columns.count..<count { columns.append("Column \(i + 1)") }
             } else {
                 droppedRows += 1
