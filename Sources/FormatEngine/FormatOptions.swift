@@ -3,6 +3,31 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case plain, ansi, markdown
 }
 
+/// A width given as display columns or as a percentage of the container (W3, W4).
+public enum WidthBound: Sendable, Equatable {
+    case cells(Int)
+    case percent(Int)
+
+    /// Parses `12` or `40%`.
+    public init?(_ text: String) {
+        if text.hasSuffix("%"), let p = Int(text.dropLast()), p > 0, p <= 100 {
+            self = .percent(p)
+        } else if let n = Int(text), n > 0 {
+            self = .cells(n)
+        } else {
+            return nil
+        }
+    }
+
+    /// The bound in display columns for a container of `width` columns.
+    public func resolve(in width: Int) -> Int {
+        switch self {
+        case .cells(let n): return n
+        case .percent(let p): return width * p / 100
+        }
+    }
+}
+
 /// Everything the engine needs to know about how to read and draw. The executable builds it
 /// from argv and the environment; the engine never looks at either.
 public struct FormatOptions: Sendable {
@@ -18,11 +43,31 @@ public struct FormatOptions: Sendable {
     /// Rows a pipe is sized from (`--window`); nil sizes from all rows.
     public var window: Int? = 1000
 
+    // Columns and cells
+    /// C3: take a unit shared by every cell of a column into its heading (`--units keep` turns it off).
+    public var moveUnits = true
+    /// C4: title-style headings (`--headers keep` turns it off).
+    public var titleHeadings = true
+    /// C6: lines a cell may take (`--wrap 1|2`).
+    public var cellLines = 1
+    /// C7: where a cut text loses its characters.
+    public var ellipsis: EllipsisMode = .end
+    /// C8: what an empty cell shows (`--null TEXT`).
+    public var nullText = ""
+
     // Layout
     /// The container width in display columns; nil is unlimited (SPEC W1).
     public var width: Int?
     /// `--ambiguous-wide`.
     public var ambiguousWide = false
+    /// W3 `--max-width`: the widest a column may be (default 50% of the container, padding included).
+    public var maxWidth: WidthBound?
+    /// W4 `--min-width`: the narrowest a giving-way column may be (default 25% of the container).
+    public var minWidth: WidthBound?
+    /// W6 `--fill`: the first column grows to fill the container.
+    public var fill = false
+    /// `TABLEFMT_DEBUG=layout`: explain layout decisions (on stderr, by the executable).
+    public var explainLayout = false
 
     // Output
     public var format: OutputFormat = .plain

@@ -4,6 +4,8 @@ public struct RunResult: Sendable {
     public var warnings: [String] = []
     /// The data error that stopped reading, after the rows before it were printed (SPEC E2).
     public var error: InputError?
+    /// The layout's reasons, when `explainLayout` is on.
+    public var explanation: [String] = []
 }
 
 /// The one public entry: options + input + sink → the whole pipeline.
@@ -26,7 +28,7 @@ public enum TableFormatter {
             return result
         }
         var record = Record()
-        var profiler = ColumnProfiler(columns: table.columns, measure: measure)
+        var profiler = ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1)
         var buffered: [Record] = []
         var rows = 0
         let twoPass = input.isRereadable
@@ -49,6 +51,7 @@ public enum TableFormatter {
             return result
         }
         let plan = Layout.plan(profiler.profiles, options: options)
+        if options.explainLayout { result.explanation = plan.explanation }
         let renderer = TableRenderer(plan: plan, out: out, measure: measure)
         try renderer.heading()
 

@@ -29,7 +29,7 @@ struct OptionSpec: Sendable {
 
 /// The hand-written command-line parser.
 enum Arguments {
-    static let groups = ["Input", "Layout", "Output", "Other"]
+    static let groups = ["Input", "Columns and cells", "Layout", "Output", "Other"]
 
     static let specs: [OptionSpec] = [
         OptionSpec(long: "input-format", short: "i", value: "FMT", group: "Input",
@@ -57,10 +57,55 @@ enum Arguments {
             guard let n = Int(v), n > 0 else { throw invalid("--window", v, "a positive number or all") }
             inv.options.window = n
         },
+        OptionSpec(long: "units", short: nil, value: "auto|keep", group: "Columns and cells",
+                   help: "auto: a unit every cell shares moves into the heading, Price ($); keep: leave cells as written") { inv, v throws(UsageError) in
+            guard v == "auto" || v == "keep" else { throw invalid("--units", v, "auto, keep") }
+            inv.options.moveUnits = v == "auto"
+        },
+        OptionSpec(long: "headers", short: nil, value: "title|keep", group: "Columns and cells",
+                   help: "title: unit_price → Unit Price, body_mass_g → Body Mass (g); keep: as written") { inv, v throws(UsageError) in
+            guard v == "title" || v == "keep" else { throw invalid("--headers", v, "title, keep") }
+            inv.options.titleHeadings = v == "title"
+        },
+        OptionSpec(long: "wrap", short: nil, value: "1|2", group: "Columns and cells",
+                   help: "lines a cell may take before it is cut (default 1)") { inv, v throws(UsageError) in
+            guard v == "1" || v == "2" else { throw invalid("--wrap", v, "1 or 2") }
+            inv.options.cellLines = v == "2" ? 2 : 1
+        },
+        OptionSpec(long: "ellipsis", short: nil, value: "end|middle", group: "Columns and cells",
+                   help: "where cut text loses characters: end (default) or middle, /usr/local/…/bin/tool") { inv, v throws(UsageError) in
+            guard v == "end" || v == "middle" else { throw invalid("--ellipsis", v, "end, middle") }
+            inv.options.ellipsis = v == "middle" ? .middle : .end
+        },
+        OptionSpec(long: "null", short: nil, value: "TEXT", group: "Columns and cells",
+                   help: "what an empty cell shows (default: nothing)") { inv, v in
+            inv.options.nullText = v
+        },
         OptionSpec(long: "width", short: "w", value: "N", group: "Layout",
                    help: "container width in columns; 0 is unlimited (default: the terminal's, else $COLUMNS, else unlimited)") { inv, v throws(UsageError) in
             guard let n = Int(v), n >= 0 else { throw invalid("--width", v, "a number of columns, 0 for unlimited") }
             inv.width = n
+        },
+        OptionSpec(long: "max-width", short: nil, value: "N|P%", group: "Layout",
+                   help: "widest a text column may be (default 50% of the width, padding included)") { inv, v throws(UsageError) in
+            guard let bound = WidthBound(v) else { throw invalid("--max-width", v, "a number of columns or a percentage such as 40%") }
+            inv.options.maxWidth = bound
+        },
+        OptionSpec(long: "min-width", short: nil, value: "N|P%", group: "Layout",
+                   help: "narrowest a text column giving way may be (default 25% of the width)") { inv, v throws(UsageError) in
+            guard let bound = WidthBound(v) else { throw invalid("--min-width", v, "a number of columns or a percentage such as 20%") }
+            inv.options.minWidth = bound
+        },
+        OptionSpec(long: "fill", short: nil, value: nil, group: "Layout",
+                   help: "the first column grows to fill the width") { inv, _ in
+            inv.options.fill = true
+        },
+        OptionSpec(long: "layout", short: nil, value: "MODE", group: "Layout",
+                   help: "table (auto, list and pages are coming): columns that do not fit are left out, with a note") { inv, v throws(UsageError) in
+            guard v == "table" || v == "auto" else {
+                if v == "list" || v == "pages" { throw UsageError(message: "--layout \(v) is not available yet; use table") }
+                throw invalid("--layout", v, "auto, table")
+            }
         },
         OptionSpec(long: "ambiguous-wide", short: nil, value: nil, group: "Layout",
                    help: "count East Asian ambiguous-width characters as two columns (CJK terminals)") { inv, _ in
@@ -211,6 +256,9 @@ enum Arguments {
           curl -s api/items.csv | tablefmt          from a pipe: sized from the first 1000 rows
           tablefmt -w 80 report.tsv >> ci.log       a fixed width for a CI log
           tablefmt --no-header -d ';' data.txt      semicolons, no header row
+          tablefmt -w 60 --wrap 2 notes.csv         long text on two lines instead of one
+
+        Environment: COLUMNS (width when not a terminal), TABLEFMT_DEBUG=layout (explain the layout on stderr).
 
         Exit status: 0 ok, 64 bad usage, 65 malformed data (rows before it are printed),
         66 input cannot be opened, 74 read or write error.

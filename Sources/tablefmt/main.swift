@@ -25,6 +25,9 @@ func runTool() -> Int32 {
     }
     var options = invocation.options
     options.width = containerWidth(invocation.width)
+    if let debug = getenv("TABLEFMT_DEBUG").map({ String(cString: $0) }), debug.split(separator: ",").contains("layout") {
+        options.explainLayout = true
+    }
 
     let result: RunResult
     do {
@@ -48,6 +51,7 @@ func runTool() -> Int32 {
         printError("tablefmt: \(error)")
         return 70
     }
+    for line in result.explanation { printError("tablefmt: layout: \(line)") }
     for warning in result.warnings { printError("tablefmt: warning: \(warning)") }
     if let error = result.error {
         printError("tablefmt: \(error)")

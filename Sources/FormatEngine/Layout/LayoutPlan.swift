@@ -16,18 +16,22 @@ public struct ColumnLayout: Sendable, Equatable {
     /// For numeric columns: the widths of the integer part and of the fraction with its point,
     /// so points line up; nil for text.
     public var numberParts: (integer: Int, fraction: Int)?
+    /// Whether the cells' common unit is taken out (it is in the heading, C3).
+    public var stripUnit: Bool
 
-    public init(source: Int, heading: String, width: Int, alignment: Alignment, numberParts: (integer: Int, fraction: Int)? = nil) {
+    public init(source: Int, heading: String, width: Int, alignment: Alignment, numberParts: (integer: Int, fraction: Int)? = nil, stripUnit: Bool = false) {
         self.source = source
         self.heading = heading
         self.width = width
         self.alignment = alignment
         self.numberParts = numberParts
+        self.stripUnit = stripUnit
     }
 
     public static func == (a: ColumnLayout, b: ColumnLayout) -> Bool {
         a.source == b.source && a.heading == b.heading && a.width == b.width && a.alignment == b.alignment
             && a.numberParts?.integer == b.numberParts?.integer && a.numberParts?.fraction == b.numberParts?.fraction
+            && a.stripUnit == b.stripUnit
     }
 }
 
@@ -46,6 +50,11 @@ public struct LayoutPlan: Sendable, Equatable {
     public var cellLines: Int
     /// The space between two columns.
     public var gap: Int
+    /// C7: how cut text is marked. C8: what an empty cell shows.
+    public var ellipsis: EllipsisMode = .end
+    public var nullText = ""
+    /// Why the plan is as it is, one decision a line (`TABLEFMT_DEBUG=layout`).
+    public var explanation: [String] = []
 
     /// Display width of a full table line.
     public var lineWidth: Int {

@@ -2,50 +2,37 @@
 public enum CellKind: UInt8, Sendable {
     /// Empty, or a placeholder such as `NA`, `N/A`, `null`, `NULL`, `-`: says nothing about the type.
     case null
-    /// An integer as people write it: `42`, `-7`, `0`. A leading zero (`007`) is an identifier: text.
+    /// An integer as people write it: `42`, `-7`, `1,234`. A leading zero (`007`) is an identifier: text.
     case integer
-    /// A decimal: `3.14`, `-0.5`, `1e-3`.
+    /// A decimal: `3.14`, `-0.5`, `12,50`, `1e-3`.
     case decimal
+    /// A number with `%`: `12.5%`.
+    case percent
+    /// A number with a unit or currency: `$4.50`, `12,50 €`, `250 g`, `120ms`.
+    case quantity
+    /// An ISO date or time: `2024-03-01`, `2024-03-01T10:00:00Z`, `10:30`.
+    case date
+    /// `true`, `false`, `yes`, `no` in any case.
+    case boolean
     /// Anything else.
     case text
 
+    /// Whether cells of this kind are numbers (right-aligned, never cut).
+    public var isNumeric: Bool { self == .integer || self == .decimal || self == .percent || self == .quantity }
+
     /// Classifies a cell from its bytes, without making a `String`.
-    /// - Complexity: O(bytes), usually stopping at the first byte that is not a digit.
+    /// - Complexity: O(bytes), usually stopping at the first byte that does not fit a number.
     public static func of(_ cell: UnsafeBufferPointer<UInt8>) -> CellKind {
-        let n = cell.count
-        if n == 0 { return .null }
-        let first = cell[0]
-        if first &- 0x30 > 9 && first != UInt8(ascii: "-") && first != UInt8(ascii: "+") && first != UInt8(ascii: ".") {
-            return isNullWord(cell) ? .null : .text
-        }
-        if n == 1 && first == UInt8(ascii: "-") { return .null }
-        var i = 0
-        if first == UInt8(ascii: "-") || first == UInt8(ascii: "+") { i = 1 }
-        let intStart = i
-        while i < n && cell[i] &- 0x30 <= 9 { i += 1 }
-        let intDigits = i - intStart
-        if intDigits > 1 && cell[intStart] == UInt8(ascii: "0") { return .text }  // 007, 02134
-        if i == n { return intDigits > 0 ? .integer : .text }
-        var fracDigits = 0
-        if cell[i] == UInt8(ascii: ".") {
-            i += 1
-            let fracStart = i
-            while i < n && cell[i] &- 0x30 <= 9 { i += 1 }
-            fracDigits = i - fracStart
-        }
-        if intDigits + fracDigits == 0 { return .text }
-        if i < n && (cell[i] == UInt8(ascii: "e") || cell[i] == UInt8(ascii: "E")) {
-            i += 1
-            if i < n && (cell[i] == UInt8(ascii: "-") || cell[i] == UInt8(ascii: "+")) { i += 1 }
-            let expStart = i
-            while i < n && cell[i] &- 0x30 <= 9 { i += 1 }
-            if i == expStart { return .text }
-        }
-        return i == n ? .decimal : .text
+        if cell.isEmpty || isNullWord(cell) { return .null }
+        if let shape = NumberShape.parse(cell) { return shape.kind }
+        if isDate(cell) { return .date }
+        if isBoolean(cell) { return .boolean }
+        return .text
     }
 
     static func isNullWord(_ cell: UnsafeBufferPointer<UInt8>) -> Bool {
         switch cell.count {
+        case 1: return cell[0] == UInt8(ascii: "-")
         case 2: return cell[0] == UInt8(ascii: "N") && cell[1] == UInt8(ascii: "A")
         case 3: return cell[0] == UInt8(ascii: "N") && cell[1] == UInt8(ascii: "/") && cell[2] == UInt8(ascii: "A")
         case 4:
@@ -53,5 +40,59 @@ public enum CellKind: UInt8, Sendable {
             return word == 0x6E75_6C6C || word == 0x4E55_4C4C  // "null", "NULL"
         default: return false
         }
+    }
+
+    /// `YYYY-MM-DD` or `YYYY/MM/DD`, optionally followed by `T` or a space and a time; or a time
+    /// `HH:MM[:SS[.fff]]` alone; a time may end in `Z` or `±HH:MM`.
+    static func isDate(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        func digits(_ n: Int) -> Bool {
+            guard i + n <= c.count else { return false }
+            for k in i..<(i + n) where c[k] &- 0x30 > 9 { return false }
+            i += n
+            return true
+        }
+        func byte(_ b: UInt8) -> Bool {
+            guard i < c.count, c[i] == b else { return false }
+            i += 1
+            return true
+        }
+        func time() -> Bool {
+            guard digits(2), byte(UInt8(ascii: ":")), digits(2) else { return false }
+            if byte(UInt8(ascii: ":")) {
+                guard digits(2) else { return false }
+                if byte(UInt8(ascii: ".")) {
+                    let start = i
+                    while i < c.count && c[i] &- 0x30 <= 9 { i += 1 }
+                    if i == start { return false }
+                }
+            }
+            if i == c.count { return true }
+            if byte(UInt8(ascii: "Z")) { return i == c.count }
+            if i < c.count && (c[i] == UInt8(ascii: "+") || c[i] == UInt8(ascii: "-")) {
+                i += 1
+                guard digits(2) else { return false }
+                _ = byte(UInt8(ascii: ":"))
+                return digits(2) && i == c.count
+            }
+            return false
+        }
+        if c.count >= 5 && c[2] == UInt8(ascii: ":") { return time() }
+        guard digits(4), i < c.count, c[i] == UInt8(ascii: "-") || c[i] == UInt8(ascii: "/") else { return false }
+        let separator = c[i]
+        i += 1
+        guard digits(2), byte(separator), digits(2) else { return false }
+        if i == c.count { return true }
+        guard c[i] == UInt8(ascii: "T") || c[i] == UInt8(ascii: " ") else { return false }
+        i += 1
+        return time()
+    }
+
+    static func isBoolean(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard c.count >= 2 && c.count <= 5 else { return false }
+        var lower: UInt64 = 0
+        for b in c { lower = lower << 8 | UInt64(b | 0x20) }
+        // "true", "false", "yes", "no"
+        return lower == 0x7472_7565 || lower == 0x66_616C_7365 || lower == 0x79_6573 || lower == 0x6E6F
     }
 }

@@ -2,37 +2,75 @@
 public struct ColumnProfile: Sendable, Equatable {
     /// The column's name in the input.
     public var name: String
-    /// Non-null cells seen, and how many of them were integers or decimals.
+    /// Non-null cells seen, and how many were of each kind.
     public var values = 0
-    public var integers = 0
-    public var decimals = 0
-    /// The widest cell, in display columns.
+    public var numbers = 0
+    public var quantities = 0
+    public var dates = 0
+    public var booleans = 0
+    /// The widest cell, in display columns, as written.
     public var width = 0
-    /// The widest integer part and fraction (with its point) of numeric cells, for point alignment.
+    /// The widest empty or null-like cell (`NA`, `-`).
+    public var nullWidth = 0
+    /// Empty cells seen (they show `--null TEXT`).
+    public var empties = 0
+    /// Point alignment of numbers as written: widest part before the decimal separator and widest
+    /// part from it on (C2).
     public var integerWidth = 0
     public var fractionWidth = 0
-    /// The widest null-like cell (`NA`, `-`).
-    public var nullWidth = 0
+    /// The same with the unit taken out (C3).
+    public var strippedIntegerWidth = 0
+    public var strippedFractionWidth = 0
+    /// The unit of the first quantity, where it stood, and whether every quantity had it.
+    public var unit: [UInt8]?
+    public var unitBefore = false
+    public var unitConsistent = true
+    /// The widest run of non-space text (the narrowest a wrapped column can be without breaking words).
+    public var longestWord = 0
 
     public init(name: String) { self.name = name }
 
-    /// Whether every non-null cell is a number (and there is at least one).
-    public var isNumeric: Bool { values > 0 && integers + decimals == values }
+    /// Whether every non-null cell is a number (and there is at least one): right-aligned, never cut.
+    public var isNumeric: Bool { values > 0 && numbers == values }
+
+    /// The column's type (C1).
+    public var kind: CellKind {
+        if values == 0 { return .null }
+        if isNumeric {
+            if quantities == values { return .quantity }
+            return .decimal
+        }
+        if dates == values { return .date }
+        if booleans == values { return .boolean }
+        return .text
+    }
+
+    /// The unit every cell carries (C3), as text, when it can move into the heading.
+    public var commonUnit: String? {
+        guard isNumeric, quantities == values, unitConsistent, let unit else { return nil }
+        return String(decoding: unit, as: UTF8.self)
+    }
 
     /// The width the cells need: numbers aligned on their points, else the widest cell.
-    public var cellWidth: Int {
-        isNumeric ? max(integerWidth + fractionWidth, nullWidth) : width
+    /// - Parameter stripped: whether the unit is taken out of the cells.
+    public func cellWidth(stripped: Bool) -> Int {
+        guard isNumeric else { return width }
+        let numbers = stripped ? strippedIntegerWidth + strippedFractionWidth : integerWidth + fractionWidth
+        return max(numbers, nullWidth)
     }
 }
 
-/// Looks at each row of the sizing window once and keeps a profile per column (SPEC C1, W2).
+/// Looks at each row of the sizing window once and keeps a profile per column (SPEC C1, C3, W2).
 public struct ColumnProfiler {
     public private(set) var profiles: [ColumnProfile] = []
     public private(set) var rows = 0
     let measure: DisplayWidth
+    /// Whether to measure the longest word of each cell (only wrapping needs it).
+    let trackWords: Bool
 
-    public init(columns: [String], measure: DisplayWidth) {
+    public init(columns: [String], measure: DisplayWidth, trackWords: Bool = false) {
         self.measure = measure
+        self.trackWords = trackWords
         profiles = columns.map { ColumnProfile(name: $0) }
     }
 
@@ -52,51 +90,65 @@ public struct ColumnProfiler {
                 let end = record.ends[i]
                 let cell = UnsafeBufferPointer(rebasing: all[start..<end])
                 start = end
-                let width = measure.cellWidth(cell)
-                let kind = CellKind.of(cell)
-                profiles[i].note(cell, kind: kind, width: width)
+                profiles[i].note(cell, measure: measure, trackWords: trackWords)
             }
         }
     }
 }
 
 extension ColumnProfile {
-    mutating func note(_ cell: UnsafeBufferPointer<UInt8>, kind: CellKind, width: Int) {
+    /// Takes one cell into account.
+    mutating func note(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
+        let width = measure.width(utf8: cell)
         if width > self.width { self.width = width }
-        switch kind {
-        case .null:
+        if trackWords {
+            let word = Self.longestWord(cell, width: width, measure: measure)
+            if word > longestWord { longestWord = word }
+        }
+        if cell.isEmpty {
+            empties += 1
+            return
+        }
+        if CellKind.isNullWord(cell) {
             if width > nullWidth { nullWidth = width }
             return
-        case .integer:
-            integers += 1
-            if width > integerWidth { integerWidth = width }
-        case .decimal:
-            decimals += 1
-            let point = NumberParts.pointIndex(cell)
-            if point > integerWidth { integerWidth = point }
-            if width - point > fractionWidth { fractionWidth = width - point }
-        case .text:
-            break
         }
         values += 1
+        if let shape = NumberShape.parse(cell) {
+            numbers += 1
+            // As written: the part before the separator, measured (a prefix may be € or £).
+            let pointByte = shape.number.lowerBound + shape.point
+            let before = pointByte == cell.count ? width : measure.width(utf8: UnsafeBufferPointer(rebasing: cell[0..<pointByte]))
+            integerWidth = max(integerWidth, before)
+            fractionWidth = max(fractionWidth, width - before)
+            // With the unit out: the sign and the number, plain ASCII.
+            let sign = shape.detachedSign == nil ? 0 : 1
+            strippedIntegerWidth = max(strippedIntegerWidth, sign + shape.point)
+            strippedFractionWidth = max(strippedFractionWidth, shape.number.count - shape.point + (shape.kind == .percent ? 1 : 0))
+            if shape.kind == .quantity, let range = shape.unit {
+                quantities += 1
+                let unitBytes = UnsafeBufferPointer(rebasing: cell[range])
+                if let unit {
+                    if unitConsistent && (unitBefore != shape.unitBefore || !unit.elementsEqual(unitBytes)) { unitConsistent = false }
+                } else {
+                    unit = Array(unitBytes)
+                    unitBefore = shape.unitBefore
+                }
+            }
+            return
+        }
+        if CellKind.isDate(cell) { dates += 1 } else if CellKind.isBoolean(cell) { booleans += 1 }
     }
-}
 
-/// Splitting a number's text at its decimal point (ASCII, so bytes are columns).
-enum NumberParts {
-    /// Index of the `.` in an ASCII number, or its length when it has none.
-    static func pointIndex(_ cell: UnsafeBufferPointer<UInt8>) -> Int {
-        for i in 0..<cell.count where cell[i] == UInt8(ascii: ".") { return i }
-        var i = 0
-        while i < cell.count && cell[i] != UInt8(ascii: "e") && cell[i] != UInt8(ascii: "E") { i += 1 }
-        return i
-    }
-}
-
-extension DisplayWidth {
-    /// Display width of a cell as tablefmt prints it on one line, with a fast path for plain ASCII.
-    /// - Complexity: O(bytes).
-    public func cellWidth(_ cell: UnsafeBufferPointer<UInt8>) -> Int {
-        width(utf8: cell)
+    /// The widest space-separated word of a cell (the whole width when it has no space).
+    static func longestWord(_ cell: UnsafeBufferPointer<UInt8>, width: Int, measure: DisplayWidth) -> Int {
+        guard cell.contains(0x20) else { return width }
+        var longest = 0
+        var start = 0
+        for i in 0...cell.count where i == cell.count || cell[i] == 0x20 {
+            if i > start { longest = max(longest, measure.width(utf8: UnsafeBufferPointer(rebasing: cell[start..<i]))) }
+            start = i + 1
+        }
+        return longest
     }
 }

@@ -1,22 +1,24 @@
 /// Draws a planned table as plain text (SPEC O2 `rule` style): headings, a rule of `─` under
-/// them, then the rows, columns `gap` spaces apart, numbers aligned on their points (C2).
+/// them, then the rows, columns `gap` spaces apart, numbers aligned on their points (C2), units
+/// taken out where the heading carries them (C3), text cut (C7) or wrapped (C6) to its width.
 public final class TableRenderer {
     let plan: LayoutPlan
     let out: OutputBuffer
     let measure: DisplayWidth
-    /// Cells that had to be cut (text wider than its column).
+    /// Cells that had to be cut (wider than their column).
     public private(set) var cutCells = 0
-    private var scratch: [String] = []
+    private let nullLine: TextLine
 
     public init(plan: LayoutPlan, out: OutputBuffer, measure: DisplayWidth) {
         self.plan = plan
         self.out = out
         self.measure = measure
+        nullLine = TextLine(text: Sanitize.visible(plan.nullText), width: measure.width(of: plan.nullText))
     }
 
     /// The heading lines and the rule.
     public func heading() throws(OutputError) {
-        let lines = plan.columns.map { measure.fit($0.heading, width: $0.width, maxLines: plan.headingLines, ellipsis: .end) }
+        let lines = plan.columns.map { measure.fit($0.heading, width: $0.width, maxLines: plan.headingLines, ellipsis: plan.ellipsis) }
         let height = lines.map(\.count).max() ?? 1
         for row in 0..<height {
             for (k, column) in plan.columns.enumerated() {
@@ -35,24 +37,17 @@ public final class TableRenderer {
         try out.newline()
     }
 
-    /// One row.
+    /// One row: one line, or two where `--wrap 2` lets a cell wrap.
     /// - Complexity: O(bytes of the row); plain ASCII cells that fit are copied without a `String`.
     public func row(_ record: Record) throws(OutputError) {
         try record.bytes.withUnsafeBufferPointer { (all) throws(OutputError) in
-            var start = 0
-            var k = 0
-            for column in plan.columns {
+            if plan.cellLines > 1 && needsSecondLine(record, all) {
+                try wrappedRow(record, all)
+                return
+            }
+            for (k, column) in plan.columns.enumerated() {
                 if k > 0 { out.pad(plan.gap) }
-                k += 1
-                let cell: UnsafeBufferPointer<UInt8>
-                if column.source < record.count {
-                    let range = record.range(of: column.source)
-                    cell = UnsafeBufferPointer(rebasing: all[range])
-                    start = range.upperBound
-                } else {
-                    cell = UnsafeBufferPointer(rebasing: all[start..<start])
-                }
-                try self.cell(cell, in: column)
+                try cell(field(record, all, column.source), in: column)
             }
         }
         try out.newline()
@@ -64,16 +59,36 @@ public final class TableRenderer {
         try out.newline()
     }
 
+    // MARK: - Cells
+
+    private func field(_ record: Record, _ all: UnsafeBufferPointer<UInt8>, _ index: Int) -> UnsafeBufferPointer<UInt8> {
+        guard index < record.count else { return UnsafeBufferPointer(rebasing: all[0..<0]) }
+        return UnsafeBufferPointer(rebasing: all[record.range(of: index)])
+    }
+
+    /// One cell on one line.
     private func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: ColumnLayout) throws(OutputError) {
+        if cell.isEmpty {
+            try place(nullLine, in: column)
+            return
+        }
+        if let parts = column.numberParts, let shape = NumberShape.parse(cell) {
+            let number = numberLayout(cell, shape, column)
+            if number.integer + number.fraction <= column.width {
+                out.pad(column.width - parts.integer - parts.fraction + (parts.integer - number.integer))
+                if number.stripped {
+                    if let sign = shape.detachedSign { try out.write(byte: cell[sign]) }
+                    try out.write(UnsafeBufferPointer(rebasing: cell[shape.number]))
+                } else {
+                    try out.write(cell)
+                }
+                out.pad(parts.fraction - number.fraction)
+                return
+            }
+        }
         let width = measure.width(utf8: cell)
         if width <= column.width && !Sanitize.needsEscaping(utf8: cell) {
-            if let parts = column.numberParts, CellKind.of(cell) != .null {
-                // Points line up: the integer part ends at the same place in every row.
-                let point = NumberParts.pointIndex(cell)
-                out.pad(column.width - parts.integer - parts.fraction + (parts.integer - point))
-                try out.write(cell)
-                out.pad(parts.fraction - (width - point))
-            } else if column.alignment == .right {
+            if column.alignment == .right {
                 out.pad(column.width - width)
                 try out.write(cell)
             } else {
@@ -84,8 +99,20 @@ public final class TableRenderer {
         }
         if width > column.width { cutCells += 1 }
         let text = String(decoding: cell, as: UTF8.self)
-        let line = measure.fit(text, width: column.width, maxLines: 1, ellipsis: .end).first ?? TextLine(text: "", width: 0)
+        let line = measure.fit(text, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
         try place(line, in: column)
+    }
+
+    /// How a number sits: the widths before and from its decimal separator, unit out or in.
+    private func numberLayout(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape, _ column: ColumnLayout) -> (integer: Int, fraction: Int, stripped: Bool) {
+        if column.stripUnit && shape.unit != nil {
+            let sign = shape.detachedSign == nil ? 0 : 1
+            return (sign + shape.point, shape.number.count - shape.point, true)
+        }
+        let width = measure.width(utf8: cell)
+        let pointByte = shape.number.lowerBound + shape.point
+        let before = pointByte == cell.count ? width : measure.width(utf8: UnsafeBufferPointer(rebasing: cell[0..<pointByte]))
+        return (before, width - before, false)
     }
 
     private func place(_ line: TextLine, in column: ColumnLayout) throws(OutputError) {
@@ -95,6 +122,62 @@ public final class TableRenderer {
         } else {
             try out.write(line.text)
             out.pad(column.width - line.width)
+        }
+    }
+
+    // MARK: - Two-line rows (C6)
+
+    /// Whether any text cell of the row is wider than its column or holds a line break.
+    private func needsSecondLine(_ record: Record, _ all: UnsafeBufferPointer<UInt8>) -> Bool {
+        for column in plan.columns {
+            let cell = field(record, all, column.source)
+            if cell.isEmpty { continue }
+            if column.numberParts != nil && NumberShape.parse(cell) != nil { continue }
+            if cell.contains(0x0A) || measure.width(utf8: cell) > column.width { return true }
+        }
+        return false
+    }
+
+    /// A row whose cells may take two lines: text wraps at spaces, numbers stay on the first line.
+    private func wrappedRow(_ record: Record, _ all: UnsafeBufferPointer<UInt8>) throws(OutputError) {
+        var cells: [[TextLine]] = []
+        for column in plan.columns {
+            let cell = field(record, all, column.source)
+            if cell.isEmpty {
+                cells.append([nullLine])
+                continue
+            }
+            if let parts = column.numberParts, let shape = NumberShape.parse(cell) {
+                let number = numberLayout(cell, shape, column)
+                if number.integer + number.fraction <= column.width {
+                    var text = ""
+                    if number.stripped {
+                        if let sign = shape.detachedSign { text.unicodeScalars.append(Unicode.Scalar(cell[sign])) }
+                        text += String(decoding: UnsafeBufferPointer(rebasing: cell[shape.number]), as: UTF8.self)
+                    } else {
+                        text = String(decoding: cell, as: UTF8.self)
+                    }
+                    // Lead spaces are part of the line, so `place` keeps the points aligned.
+                    let lead = column.width - parts.integer - parts.fraction + (parts.integer - number.integer)
+                    let trail = parts.fraction - number.fraction
+                    cells.append([TextLine(text: String(repeating: " ", count: lead) + text + String(repeating: " ", count: trail), width: lead + number.integer + number.fraction + trail)])
+                    continue
+                }
+            }
+            let text = String(decoding: cell, as: UTF8.self)
+            let lines = measure.fit(text, width: column.width, maxLines: plan.cellLines, ellipsis: plan.ellipsis)
+            if lines.count == plan.cellLines, let last = lines.last, last.text.hasSuffix("…") || last.text.contains("…") && !text.contains("…") {
+                cutCells += 1
+            }
+            cells.append(lines)
+        }
+        let height = cells.map(\.count).max() ?? 1
+        for line in 0..<height {
+            for (k, column) in plan.columns.enumerated() {
+                if k > 0 { out.pad(plan.gap) }
+                try place(line < cells[k].count ? cells[k][line] : TextLine(text: "", width: 0), in: column)
+            }
+            if line + 1 < height { try out.newline() }
         }
     }
 }

@@ -1,0 +1,136 @@
+/// The parts of a number-like cell: an optional sign, an optional unit or currency before or after,
+/// and the number itself, with where its decimal separator is (SPEC C1, C2, C3).
+public struct NumberShape: Sendable, Equatable {
+    public var kind: CellKind
+    /// Byte offset of a sign written before a prefix unit (`-$5`), which moves next to the number
+    /// when the unit is taken out; nil otherwise.
+    public var detachedSign: Int?
+    /// The number's bytes (with its own sign when written next to it), without the unit.
+    public var number: Range<Int>
+    /// Offset in `number` of the decimal separator, or `number.count` when there is none.
+    public var point: Int
+    /// The unit's bytes, and whether it stood before the number.
+    public var unit: Range<Int>?
+    public var unitBefore = false
+
+    /// Parses a cell; nil when it is not a number, a percentage or a quantity.
+    /// - Complexity: O(bytes).
+    public static func parse(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {
+        let n = c.count
+        var i = 0
+        var sign: Int?
+        if i < n && (c[i] == UInt8(ascii: "-") || c[i] == UInt8(ascii: "+")) { sign = i; i += 1 }
+        var unit: Range<Int>?
+        var unitBefore = false
+        // A currency sign before the number: `$12`, `-$5`, `£ 3`.
+        let currency = currencyLength(c, at: i)
+        if currency > 0 {
+            unit = i..<(i + currency)
+            unitBefore = true
+            i += currency
+            if i < n && c[i] == 0x20 { i += 1 }
+        }
+        var detachedSign: Int?
+        var numberStart = i
+        if unitBefore {
+            if let s = sign { detachedSign = s }
+            if i < n && (c[i] == UInt8(ascii: "-") || c[i] == UInt8(ascii: "+")) && sign == nil { numberStart = i; i += 1 }
+        } else if let s = sign {
+            numberStart = s
+        }
+        // Integer part, with optional groups of three after commas.
+        let intStart = i
+        while i < n && c[i] &- 0x30 <= 9 { i += 1 }
+        let intDigits = i - intStart
+        if intDigits > 1 && c[intStart] == UInt8(ascii: "0") { return nil }  // 007, 02134: an identifier
+        var grouped = false
+        func isDigit(_ k: Int) -> Bool { k < n && c[k] &- 0x30 <= 9 }
+        if intDigits >= 1 && intDigits <= 3 && !(intDigits == 1 && c[intStart] == UInt8(ascii: "0")) {
+            while i < n && c[i] == UInt8(ascii: ",") && isDigit(i + 1) && isDigit(i + 2) && isDigit(i + 3) && !isDigit(i + 4) {
+                grouped = true
+                i += 4
+            }
+        }
+        // Fraction: `.5`, or a decimal comma `12,50` (not three digits, which would be a group).
+        var point = i - numberStart
+        var fracDigits = 0
+        var kind: CellKind = .integer
+        if i + 1 < n && (c[i] == UInt8(ascii: ".") || (c[i] == UInt8(ascii: ",") && !grouped)) && c[i + 1] &- 0x30 <= 9 {
+            let separator = c[i]
+            let start = i + 1
+            var k = start
+            while k < n && c[k] &- 0x30 <= 9 { k += 1 }
+            if separator == UInt8(ascii: ".") || k - start != 3 {
+                point = i - numberStart
+                fracDigits = k - start
+                i = k
+                kind = .decimal
+            }
+        }
+        if intDigits + fracDigits == 0 { return nil }
+        // Exponent.
+        if i + 1 < n && (c[i] == UInt8(ascii: "e") || c[i] == UInt8(ascii: "E")) {
+            var k = i + 1
+            if k < n && (c[k] == UInt8(ascii: "-") || c[k] == UInt8(ascii: "+")) { k += 1 }
+            let start = k
+            while k < n && c[k] &- 0x30 <= 9 { k += 1 }
+            if k > start && (k == n || !isUnitByte(c[k])) {
+                if kind == .integer { point = i - numberStart }
+                i = k
+                kind = .decimal
+            }
+        }
+        let numberEnd = i
+        if i == n {
+            return NumberShape(kind: unit == nil ? kind : .quantity, detachedSign: detachedSign, number: numberStart..<numberEnd, point: point, unit: unit, unitBefore: unitBefore)
+        }
+        if unitBefore { return nil }  // `$12 kg`: not one of ours
+        if c[i] == UInt8(ascii: "%") && i + 1 == n {
+            return NumberShape(kind: .percent, detachedSign: nil, number: numberStart..<numberEnd, point: point, unit: nil)
+        }
+        // A unit after the number: one optional space (or NBSP), then a short word or a currency sign.
+        if c[i] == 0x20 { i += 1 } else if i + 1 < n && c[i] == 0xC2 && c[i + 1] == 0xA0 { i += 2 }
+        let unitStart = i
+        let suffixCurrency = currencyLength(c, at: i)
+        if suffixCurrency > 0 && i + suffixCurrency == n {
+            return NumberShape(kind: .quantity, detachedSign: nil, number: numberStart..<numberEnd, point: point, unit: unitStart..<n)
+        }
+        var letters = 0
+        while i < n && isUnitByte(c[i]) {
+            if c[i] < 0x80 || c[i] >= 0xC0 { letters += 1 }
+            i += 1
+        }
+        guard i == n, letters >= 1, letters <= 8, c[unitStart] != UInt8(ascii: "/"), !isOrdinalOrClock(c, unitStart) else { return nil }
+        return NumberShape(kind: .quantity, detachedSign: nil, number: numberStart..<numberEnd, point: point, unit: unitStart..<n)
+    }
+
+    /// `1st`, `2nd`, `10am`, `4x`: suffixes that are not units.
+    static func isOrdinalOrClock(_ c: UnsafeBufferPointer<UInt8>, _ start: Int) -> Bool {
+        let n = c.count - start
+        if n == 1 { return c[start] | 0x20 == UInt8(ascii: "x") }
+        guard n == 2 else { return false }
+        let word = UInt16(c[start] | 0x20) << 8 | UInt16(c[start + 1] | 0x20)
+        return [0x7374, 0x6E64, 0x7264, 0x7468, 0x616D, 0x706D].contains(word)  // st nd rd th am pm
+    }
+
+    /// Letters, `/`, and any non-ASCII byte (µ, °, ², Å …) can be part of a unit word.
+    static func isUnitByte(_ b: UInt8) -> Bool {
+        (b | 0x20) &- UInt8(ascii: "a") < 26 || b == UInt8(ascii: "/") || b >= 0x80
+    }
+
+    /// Length in bytes of a currency sign at `i` ($ € £ ¥ ₹ ₩ ₽ ₺ ₪ ₫ ฿ ¢), or 0.
+    static func currencyLength(_ c: UnsafeBufferPointer<UInt8>, at i: Int) -> Int {
+        guard i < c.count else { return 0 }
+        switch c[i] {
+        case UInt8(ascii: "$"): return 1
+        case 0xC2:  // £ ¥ ¢
+            if i + 1 < c.count && (c[i + 1] == 0xA3 || c[i + 1] == 0xA5 || c[i + 1] == 0xA2) { return 2 }
+        case 0xE2:  // U+20A0–U+20BF: € ₹ ₩ ₽ ₺ ₪ ₫ …
+            if i + 2 < c.count && c[i + 1] == 0x82 && c[i + 2] >= 0xA0 && c[i + 2] <= 0xBF { return 3 }
+        case 0xE0:  // ฿ U+0E3F
+            if i + 2 < c.count && c[i + 1] == 0xB8 && c[i + 2] == 0xBF { return 3 }
+        default: break
+        }
+        return 0
+    }
+}
