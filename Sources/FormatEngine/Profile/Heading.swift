@@ -1,7 +1,7 @@
 /// Turns a column name into a heading (SPEC C4): title-style capitalization, no ending
 /// punctuation, and a unit written as the name's last word moved into parentheses.
 public enum Heading {
-    /// Words kept lower-case unless first.
+    /// Words kept lower-case unless first or last (title style: `Created At`, `Name of the Item`).
     static let shortWords: Set<String> = ["a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "vs"]
 
     /// Acronyms written in capitals.
@@ -41,7 +41,7 @@ public enum Heading {
         }
         var out: [String] = []
         for (k, word) in words.enumerated() {
-            out.append(capitalize(word, first: k == 0))
+            out.append(capitalize(word, edge: k == 0 || k == words.count - 1))
         }
         var text = out.joined(separator: " ")
         if !parenthesized.isEmpty { text += (text.isEmpty ? "" : " ") + parenthesized }
@@ -80,7 +80,8 @@ public enum Heading {
         return words
     }
 
-    static func capitalize(_ word: String, first: Bool) -> String {
+    /// Title style for one word; `edge` is the first or last word, which is never lower-cased.
+    static func capitalize(_ word: String, edge: Bool) -> String {
         let lower = word.lowercased()
         if acronyms.contains(lower) { return word.uppercased() }
         let letters = word.filter(\.isLetter)
@@ -89,7 +90,7 @@ public enum Heading {
         if hasUpper && !(letters.first?.isUppercase == true && letters.dropFirst().allSatisfy { $0.isLowercase }) {
             return word  // mixed or upper case as written: iPhone, McDonald, NAME
         }
-        if !first && shortWords.contains(lower) { return lower }
+        if !edge && shortWords.contains(lower) { return lower }
         guard allLower || hasUpper, let head = word.first else { return word }
         return head.uppercased() + word.dropFirst()
     }

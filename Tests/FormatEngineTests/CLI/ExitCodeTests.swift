@@ -15,7 +15,7 @@ struct ExitCodeTests {
     func success() throws {
         let run = try runTool(["-w", "0"], stdin: Data("a,b\n1,2\n".utf8))
         #expect(run.status == 0)
-        #expect(run.out == "a  b\n─  ─\n1  2\n")
+        #expect(run.out == "A  B\n─  ─\n1  2\n")
         #expect(run.err.isEmpty)
     }
 
@@ -49,7 +49,7 @@ struct ExitCodeTests {
         let url = try temp("bad.csv", "a,b\n1,2\n\"x,1\n")
         let run = try runTool(["-w", "0", "bad.csv"], directory: url.deletingLastPathComponent())
         #expect(run.status == 65)
-        #expect(run.out == "a  b\n─  ─\n1  2\n")
+        #expect(run.out == "A  B\n─  ─\n1  2\n")
         #expect(run.err == "tablefmt: bad.csv:3:1: unterminated quoted field\n")
     }
 
@@ -57,7 +57,7 @@ struct ExitCodeTests {
     func malformedPipe() throws {
         let run = try runTool(["-w", "0"], stdin: Data("a,b\n1,2\n3,4\n\"x,1\n".utf8))
         #expect(run.status == 65)
-        #expect(run.out == "a  b\n─  ─\n1  2\n3  4\n")
+        #expect(run.out == "A  B\n─  ─\n1  2\n3  4\n")
         #expect(run.err == "tablefmt: <stdin>:4:1: unterminated quoted field\n")
     }
 
@@ -87,7 +87,7 @@ struct ExitCodeTests {
         let run = try runTool(["-c", script, TestPaths.binary.path, url.path], program: "/bin/bash")
         // `head -1` took the heading line and closed the pipe long before 200,000 rows were written.
         #expect(run.out.split(separator: "\n").count == 1)
-        #expect(run.out.contains("name"))
+        #expect(run.out.contains("Name"))
         #expect(run.err == "status=0\n")
     }
 
@@ -105,7 +105,7 @@ struct ExitCodeTests {
     func headerOnly() throws {
         let run = try runTool(["-w", "0"], stdin: Data("name,qty\n".utf8))
         #expect(run.status == 0)
-        #expect(run.out == "name  qty\n────  ───\n(no rows)\n")
+        #expect(run.out == "Name  Qty\n────  ───\n(no rows)\n")
     }
 
     @Test("--help and --version exit 0 on stdout")
