@@ -3,6 +3,15 @@ public enum OutputFormat: String, Sendable, CaseIterable {
     case plain, ansi, markdown
 }
 
+/// How rows are laid out (SPEC W7).
+public enum LayoutMode: String, Sendable, CaseIterable {
+    /// A table when every column fits, else a list report.
+    case auto
+    case table
+    case list
+    case pages
+}
+
 /// A width given as display columns or as a percentage of the container (W3, W4).
 public enum WidthBound: Sendable, Equatable {
     case cells(Int)
@@ -66,6 +75,21 @@ public struct FormatOptions: Sendable {
     public var minWidth: WidthBound?
     /// W6 `--fill`: the first column grows to fill the container.
     public var fill = false
+    /// W7 `--layout`.
+    public var layout: LayoutMode = .auto
+
+    // Transforms (W9–W12, W14)
+    /// `--columns`: which columns, in which order.
+    public var columns: [ColumnReference]?
+    /// `--limit N`.
+    public var limit: Int?
+    /// `--sort`.
+    public var sort: [SortKey] = []
+    /// `--group-by` and `--footer sum|none`.
+    public var groupBy: ColumnReference?
+    public var groupFooter = true
+    /// `--title`.
+    public var title: String?
     /// `TABLEFMT_DEBUG=layout`: explain layout decisions (on stderr, by the executable).
     public var explainLayout = false
 

@@ -4,15 +4,30 @@ public struct RunResult: Sendable {
     public var warnings: [String] = []
     /// The data error that stopped reading, after the rows before it were printed (SPEC E2).
     public var error: InputError?
+    /// A `--columns`, `--sort` or `--group-by` name that matches no column (exit 64; nothing printed).
+    public var usageError: String?
     /// The layout's reasons, when `explainLayout` is on.
     public var explanation: [String] = []
 }
 
 /// The one public entry: options + input + sink → the whole pipeline.
 ///
-/// Reads the input, sizes the columns (a regular file from all rows in a first pass, a pipe from
-/// the first `window` rows), plans the layout once, then renders every row.
+/// 1. Read: a regular file is sized from all of its rows, then read again to draw; a pipe is sized
+///    from its first `window` rows, which are drawn as soon as the window is full, then the rest
+///    streams through the same layout. `--sort`, `--group-by` and pages on a pipe hold every row.
+/// 2. Transform: select columns (W9), sort (W11), group (W12), limit (W10).
+/// 3. Plan the layout once (`Layout.plan`), then draw every row with the format's `Renderer`.
 public enum TableFormatter {
+    /// Where the rows come from when they are drawn.
+    enum Supply {
+        /// A regular file read again, `count` rows, as many times as needed.
+        case file(count: Int)
+        /// Rows held in memory (sorted or grouped, or a pipe drawn more than once).
+        case memory([Record])
+        /// A pipe: the window's rows, then the rest of the stream, once.
+        case stream([Record])
+    }
+
     /// Formats `input` into `output`.
     /// - Returns: warnings and any data error (whose rows before it were still printed).
     /// - Throws: `OutputError` when writing fails or the reader went away.
@@ -27,76 +42,212 @@ public enum TableFormatter {
             result.error = error
             return result
         }
+        let holdAll = !options.sort.isEmpty || options.groupBy != nil || (options.layout == .pages && !input.isRereadable)
+        let twoPass = input.isRereadable && !holdAll
+        let limit = options.limit ?? Int.max
+        // Rows sized: a file's shown rows; a pipe's window (nil: all).
+        let window: Int? = twoPass || holdAll ? nil : options.window.map { min($0, limit) }
+
+        // Step 1: read and size.
         var record = Record()
         var profiler = ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1)
-        var buffered: [Record] = []
+        var held: [Record] = []
         var rows = 0
-        let twoPass = input.isRereadable
-        let window = twoPass ? nil : options.window
-
-        // Sizing: every row of a file, or the window of a pipe.
-        do {
-            while window.map({ rows < $0 }) ?? true, try table.next(into: &record) {
-                profiler.sync(columns: table.columns)
+        while window.map({ rows < $0 }) ?? true, next(&table, &record, &result) {
+            profiler.sync(columns: table.columns)
+            if holdAll || !twoPass {
+                held.append(record)
+            } else if rows < limit {
                 profiler.add(record)
-                rows += 1
-                if !twoPass { buffered.append(record) }
             }
-        } catch {
-            result.error = error
+            rows += 1
         }
         profiler.sync(columns: table.columns)
         if table.columns.isEmpty && rows == 0 {  // E4: empty input prints nothing
             result.warnings = table.warnings
             return result
         }
-        let plan = Layout.plan(profiler.profiles, options: options)
-        if options.explainLayout { result.explanation = plan.explanation }
-        let renderer = TableRenderer(plan: plan, out: out, measure: measure)
-        try renderer.heading()
 
-        var cutInWindow = 0
-        if twoPass {
-            // Pass 2: the same rows again, now drawn.
-            result.warnings = table.warnings
+        // Step 2: transform.
+        let selection: [Int]?
+        var sortKeys: [(index: Int, descending: Bool)] = []
+        var groupIndex: Int?
+        do {
+            selection = try options.columns.map { refs throws(SelectionError) in
+                var picked: [Int] = []
+                for ref in refs { picked.append(try ref.resolve(in: table.columns)) }
+                return picked
+            }
+            for key in options.sort { sortKeys.append((try key.column.resolve(in: table.columns), key.descending)) }
+            groupIndex = try options.groupBy.map { ref throws(SelectionError) in try ref.resolve(in: table.columns) }
+        } catch {
+            result.usageError = error.description
+            return result
+        }
+        var groups: [(value: String, rows: [Int])] = []
+        if holdAll {
+            if !sortKeys.isEmpty {
+                // Type the sort columns from every row.
+                var typing = ColumnProfiler(columns: table.columns, measure: measure)
+                for row in held { typing.add(row) }
+                RowOrder.sort(&held, keys: sortKeys, numeric: typing.profiles.map(\.isNumeric))
+            }
+            for row in held.prefix(limit) { profiler.add(row) }
+        } else if !twoPass {
+            for row in held { profiler.add(row) }
+        }
+        var footers: [[String?]] = []
+        if let groupIndex {
+            groups = RowOrder.groups(held, by: groupIndex)
+            if options.groupFooter {
+                let shown = selection ?? Array(table.columns.indices)
+                for group in groups {
+                    let sums: [String?] = shown.map { index in
+                        guard index != groupIndex, profiler.profiles[index].isNumeric, profiler.profiles[index].kind != .null else { return nil }
+                        let cells = group.rows.compactMap { r -> [UInt8]? in
+                            let row = held[r]
+                            guard index < row.count, !row.range(of: index).isEmpty else { return nil }
+                            return Array(row.bytes[row.range(of: index)])
+                        }
+                        if cells.contains(where: { bytes in bytes.withUnsafeBufferPointer { NumberShape.parse($0)?.kind == .percent } }) { return nil }
+                        return cells.isEmpty ? nil : NumberValue.sum(cells)
+                    }
+                    for (k, sum) in sums.enumerated() { if let sum { profiler.noteFooter(column: shown[k], sum) } }
+                    footers.append(sums)
+                }
+            }
+        }
+
+        // Step 3: plan and draw.
+        let plan = Layout.plan(profiler.profiles, selection: selection, options: options)
+        if options.explainLayout { result.explanation = plan.explanation }
+        let renderer = Renderers.make(plan, options: options, out: out)
+        if let title = options.title { try renderer.title(title) }
+
+        var supply: Supply = holdAll ? .memory(held) : twoPass ? .file(count: rows) : .stream(held)
+        held.removeAll()
+        var drawn = 0
+        var total = rows
+        let cutBefore: Int
+        switch plan.mode {
+        case .table, .list:
+            if plan.mode == .table { try renderer.beginTable(plan.columns, caption: nil) }
+            let draw: (Record) throws(OutputError) -> Void = plan.mode == .table ? renderer.row : renderer.block
+            if let groupIndex, case .memory(let all) = supply {
+                let heading = plan.columns.first(where: { $0.source == groupIndex })?.heading ?? table.columns[groupIndex]
+                for (g, group) in groups.enumerated() where drawn < limit {
+                    let count = group.rows.count
+                    try renderer.groupHeading("\(heading): \(group.value.isEmpty ? "(empty)" : group.value) (\(count) row\(count == 1 ? "" : "s"))")
+                    for r in group.rows where drawn < limit {
+                        try draw(all[r])
+                        drawn += 1
+                    }
+                    if plan.mode == .table, g < footers.count {
+                        let shown = selection ?? Array(table.columns.indices)
+                        let cells = plan.columns.map { column -> String? in
+                            shown.firstIndex(of: column.source).flatMap { footers[g][$0] }
+                        }
+                        try renderer.groupFooter(cells, label: "Total")
+                    }
+                }
+            } else {
+                cutBefore = renderer.cutCells
+                try forEachRow(&supply, input, &table, &record, &result, options: options, limit: limit, drawn: &drawn, total: &total) { (row) throws(OutputError) in try draw(row) }
+                if plan.mode == .table { try renderer.endTable() }
+                try notes(renderer, plan: plan, drawn: drawn, total: total, rows: rows, supply: supply, cutBefore: cutBefore, window: window, twoPass: twoPass)
+                result.warnings = table.warnings
+                try renderer.finish()
+                return result
+            }
+            if plan.mode == .table { try renderer.endTable() }
+        case .pages:
+            for (b, band) in plan.bands.enumerated() {
+                let others = band.dropFirst().map(\.heading)
+                let caption = plan.bands.count > 1 ? "Page \(b + 1) of \(plan.bands.count): \(others.joined(separator: ", "))" : nil
+                try renderer.beginTable(band, caption: caption)
+                drawn = 0
+                try forEachRow(&supply, input, &table, &record, &result, options: options, limit: limit, drawn: &drawn, total: &total) { (row) throws(OutputError) in try renderer.row(row) }
+                try renderer.endTable()
+            }
+        }
+        try notes(renderer, plan: plan, drawn: drawn, total: total, rows: rows, supply: supply, cutBefore: renderer.cutCells, window: window, twoPass: twoPass)
+        result.warnings = table.warnings
+        try renderer.finish()
+        return result
+    }
+
+    /// Draws each row of the supply, at most `limit`; counts the rows after the limit.
+    private static func forEachRow(_ supply: inout Supply, _ input: some InputProvider, _ table: inout TableInput, _ record: inout Record,
+                                   _ result: inout RunResult, options: FormatOptions, limit: Int, drawn: inout Int, total: inout Int,
+                                   _ draw: (Record) throws(OutputError) -> Void) throws(OutputError) {
+        switch supply {
+        case .memory(let all):
+            for row in all.prefix(limit) {
+                try draw(row)
+                drawn += 1
+            }
+        case .file(let count):
+            let readError = result.error
             do {
                 var again = try TableInput(input, options: options, choice: table.choice)
-                var printed = 0
-                while printed < rows, next(&again, &record, &result) {
-                    try renderer.row(record)
-                    printed += 1
+                while drawn < min(count, limit), next(&again, &record, &result) {
+                    try draw(record)
+                    drawn += 1
                 }
-            } catch let error as OutputError {
-                throw error
             } catch let error as InputError {
                 if result.error == nil { result.error = error }
+            } catch let error as OutputError {
+                throw error
             } catch {
                 throw .failed("\(error)")
             }
-        } else {
-            for row in buffered { try renderer.row(row) }
-            buffered.removeAll()
-            cutInWindow = renderer.cutCells
-            if result.error == nil {
-                table.columnsMayGrow = false
-                while next(&table, &record, &result) {
-                    try renderer.row(record)
-                    rows += 1
-                }
+            if readError != nil { result.error = readError }
+        case .stream(let window):
+            for row in window.prefix(limit) {
+                try draw(row)
+                drawn += 1
             }
-            result.warnings = table.warnings
+            supply = .memory([])  // the stream is read once
+            guard result.error == nil else { return }
+            table.columnsMayGrow = false
+            while next(&table, &record, &result) {
+                if drawn < limit {
+                    try draw(record)
+                    drawn += 1
+                }
+                total += 1
+            }
+            total = max(total, drawn)
         }
-        if rows == 0 { try renderer.note("(no rows)") }
+    }
+
+    /// The notes under the output (W14).
+    private static func notes(_ renderer: any Renderer, plan: LayoutPlan, drawn: Int, total: Int, rows: Int, supply: Supply,
+                              cutBefore: Int, window: Int?, twoPass: Bool) throws(OutputError) {
+        if total == 0 { try renderer.note("(no rows)") }
+        if total > drawn {
+            let more = total - drawn
+            try renderer.note("… \(grouped(more)) more row\(more == 1 ? "" : "s")")
+        }
         if !plan.omitted.isEmpty {
             let n = plan.omitted.count
             try renderer.note("\(n) more column\(n == 1 ? "" : "s"): \(plan.omitted.joined(separator: ", "))")
         }
-        let cutWhileStreaming = renderer.cutCells - cutInWindow
+        let cutWhileStreaming = renderer.cutCells - cutBefore
         if !twoPass && cutWhileStreaming > 0, let window {
             try renderer.note("\(cutWhileStreaming) cell\(cutWhileStreaming == 1 ? " was" : "s were") cut to the widths of the first \(window) rows; use --window all to size from every row")
         }
-        try out.flush()
-        return result
+    }
+
+    /// 1234567 → "1,234,567" (a count tablefmt writes itself, not a cell).
+    static func grouped(_ n: Int) -> String {
+        let digits = String(n)
+        var out = ""
+        for (k, ch) in digits.enumerated() {
+            if k > 0 && (digits.count - k) % 3 == 0 { out.append(",") }
+            out.append(ch)
+        }
+        return out
     }
 
     /// Reads the next row; a data error ends the rows and is kept in `result` (E2).

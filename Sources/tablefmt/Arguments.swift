@@ -27,6 +27,16 @@ struct OptionSpec: Sendable {
     let apply: @Sendable (inout Invocation, String) throws(UsageError) -> Void
 }
 
+extension String {
+    /// Without leading and trailing spaces.
+    func trimmingSpaces() -> String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}
+
 /// The hand-written command-line parser.
 enum Arguments {
     static let groups = ["Input", "Columns and cells", "Layout", "Output", "Other"]
@@ -101,11 +111,44 @@ enum Arguments {
             inv.options.fill = true
         },
         OptionSpec(long: "layout", short: nil, value: "MODE", group: "Layout",
-                   help: "table (auto, list and pages are coming): columns that do not fit are left out, with a note") { inv, v throws(UsageError) in
-            guard v == "table" || v == "auto" else {
-                if v == "list" || v == "pages" { throw UsageError(message: "--layout \(v) is not available yet; use table") }
-                throw invalid("--layout", v, "auto, table")
-            }
+                   help: "auto (a table when every column fits, else a list report), table (columns that do not fit are left out, with a note), list, pages (bands of columns, the first repeated)") { inv, v throws(UsageError) in
+            guard let mode = LayoutMode(rawValue: v) else { throw invalid("--layout", v, "auto, table, list, pages") }
+            inv.options.layout = mode
+        },
+        OptionSpec(long: "list-report", short: nil, value: nil, group: "Layout",
+                   help: "the same as --layout list: one block per row, a Label  value line per field") { inv, _ in
+            inv.options.layout = .list
+        },
+        OptionSpec(long: "columns", short: nil, value: "A,B,…", group: "Layout",
+                   help: "choose and order the columns, by name as in the input or by number from 1") { inv, v throws(UsageError) in
+            let names = v.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+            guard !names.contains(where: \.isEmpty) else { throw invalid("--columns", v, "names or numbers separated by commas") }
+            inv.options.columns = names.map(ColumnReference.init)
+        },
+        OptionSpec(long: "limit", short: nil, value: "N", group: "Layout",
+                   help: "show the first N rows, then a note of how many more") { inv, v throws(UsageError) in
+            guard let n = Int(v), n >= 0 else { throw invalid("--limit", v, "a number of rows") }
+            inv.options.limit = n
+        },
+        OptionSpec(long: "sort", short: nil, value: "[-]COL,…", group: "Layout",
+                   help: "sort by columns, -COL descending; numbers by value, dates by time; stable; empty cells last (holds every row in memory)") { inv, v throws(UsageError) in
+            let keys = v.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+            guard !keys.contains(where: { $0.isEmpty || $0 == "-" }) else { throw invalid("--sort", v, "column names or numbers, -COL for descending") }
+            inv.options.sort = keys.map(SortKey.init)
+        },
+        OptionSpec(long: "group-by", short: nil, value: "COL", group: "Layout",
+                   help: "a section per value with its row count, and a footer of sums (holds every row in memory)") { inv, v throws(UsageError) in
+            guard !v.isEmpty else { throw invalid("--group-by", v, "a column name or number") }
+            inv.options.groupBy = ColumnReference(v)
+        },
+        OptionSpec(long: "footer", short: nil, value: "sum|none", group: "Layout",
+                   help: "what ends each group: the sums of its numeric columns (default), or nothing") { inv, v throws(UsageError) in
+            guard v == "sum" || v == "none" else { throw invalid("--footer", v, "sum, none") }
+            inv.options.groupFooter = v == "sum"
+        },
+        OptionSpec(long: "title", short: nil, value: "TEXT", group: "Layout",
+                   help: "a title above the output") { inv, v in
+            inv.options.title = v
         },
         OptionSpec(long: "ambiguous-wide", short: nil, value: nil, group: "Layout",
                    help: "count East Asian ambiguous-width characters as two columns (CJK terminals)") { inv, _ in
@@ -257,6 +300,9 @@ enum Arguments {
           tablefmt -w 80 report.tsv >> ci.log       a fixed width for a CI log
           tablefmt --no-header -d ';' data.txt      semicolons, no header row
           tablefmt -w 60 --wrap 2 notes.csv         long text on two lines instead of one
+          tablefmt -w 40 --list-report results.csv  a narrow CI log: one block per row
+          tablefmt --sort -qty --limit 10 s.csv     the ten largest orders
+          tablefmt --group-by region --columns region,customer,qty s.csv
 
         Environment: COLUMNS (width when not a terminal), TABLEFMT_DEBUG=layout (explain the layout on stderr).
 

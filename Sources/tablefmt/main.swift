@@ -51,6 +51,11 @@ func runTool() -> Int32 {
         printError("tablefmt: \(error)")
         return 70
     }
+    if let usage = result.usageError {
+        printError("tablefmt: \(usage)")
+        printError("try 'tablefmt --help'")
+        return 64
+    }
     for line in result.explanation { printError("tablefmt: layout: \(line)") }
     for warning in result.warnings { printError("tablefmt: warning: \(warning)") }
     if let error = result.error {

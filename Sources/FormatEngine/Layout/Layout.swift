@@ -1,10 +1,25 @@
 /// Turns column profiles, the container width and the options into a `LayoutPlan`
-/// (SPEC C2–C5, W2–W6). The W-rules live here and in `WidthAllocator`, nowhere else.
+/// (SPEC C2–C5, W2–W8). The W-rules live here and in `WidthAllocator`, nowhere else.
 public enum Layout {
     /// The space between two columns (O2).
     public static let gap = 2
 
-    /// Plans a table.
+    /// A column ready to be laid out: its heading, unit handling and width bounds.
+    struct Spec {
+        var source: Int
+        var heading: String
+        var strip: Bool
+        var numeric: Bool
+        var parts: (integer: Int, fraction: Int)
+        var bound: WidthAllocator.Column
+
+        func layout(width: Int) -> ColumnLayout {
+            ColumnLayout(source: source, heading: heading, width: width, alignment: numeric ? .right : .left,
+                         numberParts: numeric ? parts : nil, stripUnit: strip)
+        }
+    }
+
+    /// Plans the output.
     ///
     /// 1. Headings: title style (C4) and units (C3): a unit every cell carries moves into the heading,
     ///    unless the heading already names a different one.
@@ -12,38 +27,22 @@ public enum Layout {
     ///    `--null` text where there are empty cells, and the heading — on two lines when the width
     ///    is limited (C5), on one otherwise.
     /// 3. Bounds: numbers never give way (C7); text may, down to W4's minimum; W3's maximum caps it.
-    /// 4. Fit (W5) by `WidthAllocator`: text gives way, then columns are left out from the right.
-    /// 5. Fill (W6): with `--fill`, the first column takes what is left of the container.
+    /// 4. The mode (W7): `auto` is a table when step 5 keeps every column, else a list report.
+    /// 5. Table: `WidthAllocator` fits (W5): text gives way, then columns are left out from the right;
+    ///    with `--fill` the first column takes what is left (W6).
+    /// 6. List report (W8): labels at most half the width, values wrapped in the rest.
+    /// 7. Pages (W7): bands of columns that fit beside the sticky first column (at most 25%).
     /// - Parameters:
     ///   - profiles: one per input column, in input order.
+    ///   - selection: the input columns to show, in order (W9); nil shows all.
     ///   - options: width and related settings.
-    /// - Returns: the plan; `omitted` names the columns that did not fit.
-    public static func plan(_ profiles: [ColumnProfile], options: FormatOptions) -> LayoutPlan {
+    public static func plan(_ profiles: [ColumnProfile], selection: [Int]? = nil, options: FormatOptions) -> LayoutPlan {
         let measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
         let container = options.width.flatMap { $0 > 0 ? $0 : nil }
         var explanation: [String] = ["container: \(container.map(String.init) ?? "unlimited") columns, gap \(gap)"]
+        let shown = selection ?? Array(profiles.indices)
 
-        // Step 1: headings and units.
-        var headings: [String] = []
-        var strips: [Bool] = []
-        for profile in profiles {
-            let (title, nameUnit) = options.titleHeadings ? Heading.title(profile.name) : (profile.name, nil)
-            var strip = false
-            var unit = nameUnit
-            if options.moveUnits, let cellUnit = profile.commonUnit {
-                if title.hasSuffix("(\(cellUnit))") {
-                    strip = true
-                } else if nameUnit == nil || nameUnit == cellUnit {
-                    strip = true
-                    unit = cellUnit
-                }
-            }
-            let heading = unit.map { title.hasSuffix("(\($0))") ? title : "\(title) (\($0))" } ?? title
-            headings.append(heading)
-            strips.append(strip)
-        }
-
-        // Steps 2 and 3: natural widths and bounds.
+        // Steps 1–3.
         let maximum = container.map { c -> Int in
             switch options.maxWidth {
             case .cells(let n)?: return n
@@ -53,25 +52,69 @@ public enum Layout {
         }
         let minimumBound = container.map { c in max(1, (options.minWidth ?? .percent(25)).resolve(in: c)) }  // W4
         let nullWidth = measure.width(of: options.nullText)
-        var bounds: [WidthAllocator.Column] = []
-        for (k, profile) in profiles.enumerated() {
-            let headingWidth = container == nil ? measure.width(of: headings[k]) : twoLineWidth(headings[k], measure: measure)
-            var cells = profile.cellWidth(stripped: strips[k])
+        var specs: [Spec] = []
+        for index in shown {
+            let profile = profiles[index]
+            let (heading, strip) = headingAndUnit(profile, options: options)
+            let headingWidth = container == nil ? measure.width(of: heading) : twoLineWidth(heading, measure: measure)
+            var cells = profile.cellWidth(stripped: strip)
             if profile.empties > 0 { cells = max(cells, nullWidth) }
             let natural = max(cells, headingWidth, 1)
             let flexible = !profile.isNumeric
             let minimum = flexible ? (minimumBound ?? natural) : natural
-            bounds.append(.init(natural: natural, minimum: minimum, flexible: flexible))
-            explanation.append("column \(k + 1) \"\(headings[k])\": \(profile.kind) natural \(natural) (cells \(cells), heading \(headingWidth))"
+            let parts = strip ? (profile.strippedIntegerWidth, profile.strippedFractionWidth) : (profile.integerWidth, profile.fractionWidth)
+            specs.append(Spec(source: index, heading: heading, strip: strip, numeric: profile.isNumeric, parts: parts,
+                              bound: .init(natural: natural, minimum: minimum, flexible: flexible)))
+            explanation.append("column \(index + 1) \"\(heading)\": \(profile.kind) natural \(natural) (cells \(cells), heading \(headingWidth))"
                 + (flexible ? ", may give way to \(min(minimum, natural))" : ", a number: never cut"))
         }
-
-        // Step 4: fit.
-        let fitted = WidthAllocator.fit(bounds, available: container, gap: gap, maximum: maximum)
-        var widths = fitted.widths
         if let maximum { explanation.append("text columns capped at \(maximum) (W3)") }
 
-        // Step 5: fill.
+        // Step 4: the mode.
+        let table = tablePlan(specs, container: container, maximum: maximum, options: options, explanation: &explanation)
+        var mode = options.layout
+        if mode == .auto {
+            mode = table.omitted.isEmpty ? .table : .list
+            explanation.append(mode == .table ? "auto: every column fits, a table" : "auto: \(table.omitted.count) column(s) would be left out, a list report (W7)")
+        }
+        var plan: LayoutPlan
+        switch mode {
+        case .list:
+            plan = listPlan(specs, container: container, measure: measure, explanation: &explanation)
+        case .pages:
+            plan = pagesPlan(specs, container: container, maximum: maximum, explanation: &explanation)
+        default:
+            plan = table
+        }
+        plan.headingLines = container == nil ? 1 : 2
+        plan.cellLines = container == nil ? 1 : max(1, min(2, options.cellLines))
+        plan.ellipsis = options.ellipsis
+        plan.nullText = options.nullText
+        plan.explanation = explanation
+        return plan
+    }
+
+    /// Step 1: the heading (C4) and whether the cells' unit moves into it (C3).
+    static func headingAndUnit(_ profile: ColumnProfile, options: FormatOptions) -> (String, Bool) {
+        let (title, nameUnit) = options.titleHeadings ? Heading.title(profile.name) : (profile.name, nil)
+        var strip = false
+        var unit = nameUnit
+        if options.moveUnits, let cellUnit = profile.commonUnit {
+            if title.hasSuffix("(\(cellUnit))") {
+                strip = true
+            } else if nameUnit == nil || nameUnit == cellUnit {
+                strip = true
+                unit = cellUnit
+            }
+        }
+        let heading = unit.map { title.hasSuffix("(\($0))") ? title : "\(title) (\($0))" } ?? title
+        return (heading, strip)
+    }
+
+    /// Step 5: a table.
+    static func tablePlan(_ specs: [Spec], container: Int?, maximum: Int?, options: FormatOptions, explanation: inout [String]) -> LayoutPlan {
+        let fitted = WidthAllocator.fit(specs.map(\.bound), available: container, gap: gap, maximum: maximum)
+        var widths = fitted.widths
         if options.fill, let container, !widths.isEmpty {
             let used = widths.reduce(0, +) + gap * (widths.count - 1)
             if used < container {
@@ -79,34 +122,82 @@ public enum Layout {
                 explanation.append("--fill: column 1 grows by \(container - used)")
             }
         }
-
         var columns: [ColumnLayout] = []
         for k in 0..<fitted.kept {
-            let profile = profiles[k]
-            let parts = strips[k]
-                ? (profile.strippedIntegerWidth, profile.strippedFractionWidth)
-                : (profile.integerWidth, profile.fractionWidth)
-            columns.append(ColumnLayout(
-                source: k,
-                heading: headings[k],
-                width: widths[k],
-                alignment: profile.isNumeric ? .right : .left,
-                numberParts: profile.isNumeric ? parts : nil,
-                stripUnit: strips[k]))
-            explanation.append("column \(k + 1) \"\(headings[k])\": width \(widths[k])")
+            columns.append(specs[k].layout(width: widths[k]))
+            explanation.append("table column \"\(specs[k].heading)\": width \(widths[k])")
         }
-        let omitted = Array(headings[fitted.kept...])
-        if !omitted.isEmpty { explanation.append("left out from the right (W5): \(omitted.joined(separator: ", "))") }
-        var plan = LayoutPlan(
-            mode: .table,
-            columns: columns,
-            omitted: omitted,
-            headingLines: container == nil ? 1 : 2,
-            cellLines: container == nil ? 1 : max(1, min(2, options.cellLines)),
-            gap: gap)
-        plan.ellipsis = options.ellipsis
-        plan.nullText = options.nullText
-        plan.explanation = explanation
+        let omitted = specs[fitted.kept...].map(\.heading)
+        if !omitted.isEmpty { explanation.append("a table would leave out from the right (W5): \(omitted.joined(separator: ", "))") }
+        return LayoutPlan(mode: .table, columns: columns, omitted: Array(omitted), headingLines: 1, cellLines: 1, gap: gap)
+    }
+
+    /// Step 6: a list report. Labels take at most half the width; values wrap in the rest.
+    static func listPlan(_ specs: [Spec], container: Int?, measure: DisplayWidth, explanation: inout [String]) -> LayoutPlan {
+        let labels = specs.dropFirst().map { measure.width(of: $0.heading) }
+        var labelWidth = labels.max() ?? 0
+        var valueWidth: Int?
+        if let container {
+            labelWidth = min(labelWidth, max(1, container / 2 - gap))
+            valueWidth = max(1, container - labelWidth - gap)
+        }
+        explanation.append("list report: labels \(labelWidth) wide, values \(valueWidth.map(String.init) ?? "unlimited")")
+        var plan = LayoutPlan(mode: .list, columns: specs.map { $0.layout(width: $0.bound.natural) }, omitted: [], headingLines: 1, cellLines: 1, gap: gap)
+        plan.labelWidth = labelWidth
+        plan.valueWidth = valueWidth
+        return plan
+    }
+
+    /// Step 7: pages. The first column is sticky (at most 25% of the width); the others fill bands
+    /// left to right, each band fitted like a table.
+    static func pagesPlan(_ specs: [Spec], container: Int?, maximum: Int?, explanation: inout [String]) -> LayoutPlan {
+        guard let first = specs.first else {
+            return LayoutPlan(mode: .pages, columns: [], omitted: [], headingLines: 1, cellLines: 1, gap: gap)
+        }
+        guard let container else {
+            let all = specs.map { $0.layout(width: $0.bound.natural) }
+            var plan = LayoutPlan(mode: .pages, columns: all, omitted: [], headingLines: 1, cellLines: 1, gap: gap)
+            plan.bands = [all]
+            return plan
+        }
+        var sticky = first.bound
+        let stickyCap = max(1, container / 4)
+        if sticky.flexible {
+            sticky.natural = min(sticky.natural, stickyCap)
+            sticky.minimum = min(sticky.minimum, sticky.natural)
+        }
+        let rest = Array(specs.dropFirst())
+        var bands: [[ColumnLayout]] = []
+        var start = 0
+        while start < rest.count || bands.isEmpty {
+            // Take columns while their natural (capped) widths fit beside the sticky column.
+            var end = start
+            var used = sticky.natural
+            while end < rest.count {
+                let bound = rest[end].bound
+                let want = bound.flexible ? min(bound.natural, maximum ?? bound.natural) : bound.natural
+                if end > start && used + gap + want > container { break }
+                used += gap + want
+                end += 1
+            }
+            let members = [sticky] + rest[start..<end].map(\.bound)
+            var fitted = WidthAllocator.fit(members, available: container, gap: gap, maximum: maximum)
+            if fitted.kept < members.count {
+                // One column too wide even alone: it takes what is left (text is cut; a number overflows
+                // only if it is wider than the whole container).
+                fitted.widths = members.map(\.natural)
+                fitted.widths[members.count - 1] = max(1, container - sticky.natural - gap)
+                fitted.kept = members.count
+            }
+            var band = [first.layout(width: fitted.widths[0])]
+            for (k, spec) in rest[start..<end].enumerated() { band.append(spec.layout(width: fitted.widths[k + 1])) }
+            bands.append(band)
+            explanation.append("band \(bands.count): \(band.map { "\($0.heading) \($0.width)" }.joined(separator: ", "))")
+            if end == start { break }
+            start = end
+        }
+        var plan = LayoutPlan(mode: .pages, columns: specs.map { $0.layout(width: $0.bound.natural) }, omitted: [], headingLines: 1, cellLines: 1, gap: gap)
+        plan.bands = bands
         return plan
     }
 

@@ -38,11 +38,23 @@ public struct ColumnLayout: Sendable, Equatable {
 /// The decided shape of the output: a pure function of the profiles, the width and the options.
 public struct LayoutPlan: Sendable, Equatable {
     public enum Mode: Sendable, Equatable {
+        /// Columns side by side (W5).
         case table
+        /// One block per row, a `Label  value` line per field (W8).
+        case list
+        /// Bands of columns that each fit, each repeating the first column (W7).
+        case pages
     }
 
     public var mode: Mode
+    /// Table: the visible columns. List: the fields, in order (the first is each block's title).
+    /// Pages: every column, for reference; the bands say how they are drawn.
     public var columns: [ColumnLayout]
+    /// Pages: each band's columns, the sticky first column included.
+    public var bands: [[ColumnLayout]] = []
+    /// List: the label column's width, and the values' (nil: unlimited).
+    public var labelWidth = 0
+    public var valueWidth: Int?
     /// Columns left out (W5), by heading.
     public var omitted: [String]
     /// Lines a heading may take (C5) and lines a cell may take (C6).

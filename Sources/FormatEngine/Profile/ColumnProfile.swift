@@ -152,3 +152,26 @@ extension ColumnProfile {
         return longest
     }
 }
+
+extension ColumnProfile {
+    /// Makes room for a footer number (a group's sum) without changing the column's type.
+    mutating func noteFooter(_ text: String, measure: DisplayWidth) {
+        var bytes = Array(text.utf8)
+        bytes.withUnsafeMutableBufferPointer { buffer in
+            let cell = UnsafeBufferPointer(buffer)
+            guard let shape = NumberShape.parse(cell) else { return }
+            integerWidth = max(integerWidth, shape.point)
+            fractionWidth = max(fractionWidth, shape.number.count - shape.point)
+            strippedIntegerWidth = max(strippedIntegerWidth, shape.point)
+            strippedFractionWidth = max(strippedFractionWidth, shape.number.count - shape.point)
+        }
+    }
+}
+
+extension ColumnProfiler {
+    /// Makes room in a column for a footer number.
+    mutating func noteFooter(column: Int, _ text: String) {
+        guard column < profiles.count else { return }
+        profiles[column].noteFooter(text, measure: measure)
+    }
+}

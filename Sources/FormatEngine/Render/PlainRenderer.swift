@@ -1,27 +1,48 @@
-/// Draws a planned table as plain text (SPEC O2 `rule` style): headings, a rule of `─` under
-/// them, then the rows, columns `gap` spaces apart, numbers aligned on their points (C2), units
-/// taken out where the heading carries them (C3), text cut (C7) or wrapped (C6) to its width.
-public final class TableRenderer {
+/// Draws a plan as plain text (SPEC O2 `rule` style): headings, a rule of `─` under them, then
+/// the rows, columns `gap` spaces apart, numbers aligned on their points (C2), units taken out
+/// where the heading carries them (C3), text cut (C7) or wrapped (C6) to its width; list-report
+/// blocks (W8); group headings and footers (W12); a title and notes (W14).
+public final class PlainRenderer: Renderer {
     let plan: LayoutPlan
     let out: OutputBuffer
     let measure: DisplayWidth
     /// Cells that had to be cut (wider than their column).
     public private(set) var cutCells = 0
     private let nullLine: TextLine
+    /// The columns of the table being drawn.
+    private var columns: [ColumnLayout]
+    /// Whether anything was drawn yet (blocks, bands and groups are separated by a blank line).
+    private var started = false
+    private var groupsDrawn = 0
 
     public init(plan: LayoutPlan, out: OutputBuffer, measure: DisplayWidth) {
         self.plan = plan
         self.out = out
         self.measure = measure
+        self.columns = plan.columns
         nullLine = TextLine(text: Sanitize.visible(plan.nullText), width: measure.width(of: plan.nullText))
     }
 
-    /// The heading lines and the rule.
-    public func heading() throws(OutputError) {
-        let lines = plan.columns.map { measure.fit($0.heading, width: $0.width, maxLines: plan.headingLines, ellipsis: plan.ellipsis) }
+    public func title(_ text: String) throws(OutputError) {
+        for line in measure.fit(text, width: plan.valueWidth.map { $0 + plan.labelWidth + plan.gap } ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis) {
+            try out.write(line.text)
+            try out.newline()
+        }
+        started = true
+    }
+
+    public func beginTable(_ columns: [ColumnLayout], caption: String?) throws(OutputError) {
+        self.columns = columns
+        if let caption {
+            if started { try out.newline() }
+            try out.write(Sanitize.visible(caption))
+            try out.newline()
+        }
+        started = true
+        let lines = columns.map { measure.fit($0.heading, width: $0.width, maxLines: plan.headingLines, ellipsis: plan.ellipsis) }
         let height = lines.map(\.count).max() ?? 1
         for row in 0..<height {
-            for (k, column) in plan.columns.enumerated() {
+            for (k, column) in columns.enumerated() {
                 if k > 0 { out.pad(plan.gap) }
                 // Headings sit on the rule: a shorter heading takes the lower lines.
                 let index = row - (height - lines[k].count)
@@ -30,11 +51,84 @@ public final class TableRenderer {
             }
             try out.newline()
         }
-        for (k, column) in plan.columns.enumerated() {
+        try rule(columns.map { _ in true })
+    }
+
+    /// A rule of `─` under the columns marked true.
+    private func rule(_ marked: [Bool]) throws(OutputError) {
+        for (k, column) in columns.enumerated() {
             if k > 0 { out.pad(plan.gap) }
-            try out.write(String(repeating: "─", count: column.width))
+            if marked[k] { try out.write(String(repeating: "─", count: column.width)) } else { out.pad(column.width) }
         }
         try out.newline()
+    }
+
+    public func endTable() throws(OutputError) {}
+
+    public func groupHeading(_ text: String) throws(OutputError) {
+        if groupsDrawn > 0 { try out.newline() }
+        groupsDrawn += 1
+        try out.write(Sanitize.visible(text))
+        try out.newline()
+    }
+
+    public func groupFooter(_ cells: [String?], label: String) throws(OutputError) {
+        guard cells.contains(where: { $0 != nil }) else { return }
+        try rule(cells.map { $0 != nil })
+        for (k, column) in columns.enumerated() {
+            if k > 0 { out.pad(plan.gap) }
+            if let text = cells[k] {
+                var bytes = Array(text.utf8)
+                try bytes.withUnsafeMutableBufferPointer { (buffer) throws(OutputError) in try cell(UnsafeBufferPointer(buffer), in: column) }
+            } else if k == 0 {
+                try place(measure.fit(label, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0), in: column)
+            } else {
+                out.pad(column.width)
+            }
+        }
+        try out.newline()
+    }
+
+    public func finish() throws(OutputError) { try out.flush() }
+
+    // MARK: - List report (W8)
+
+    public func block(_ record: Record) throws(OutputError) {
+        if started { try out.newline() }
+        started = true
+        let fields = plan.columns
+        guard let first = fields.first else { return }
+        let limit = plan.valueWidth.map { $0 + plan.labelWidth + plan.gap } ?? Int.max
+        let title = record.count > first.source ? displayText(record, first) : ""
+        for line in measure.fit(title.isEmpty ? "—" : title, width: limit, maxLines: Int.max, ellipsis: plan.ellipsis) {
+            try out.write(line.text)
+            try out.newline()
+        }
+        for field in fields.dropFirst() {
+            let labels = measure.fit(field.heading, width: plan.labelWidth, maxLines: Int.max, ellipsis: plan.ellipsis)
+            let value = field.source < record.count ? displayText(record, field) : ""
+            let values = value.isEmpty ? [nullLine] : measure.fit(value, width: plan.valueWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis)
+            for k in 0..<max(labels.count, values.count) {
+                let label = k < labels.count ? labels[k] : TextLine(text: "", width: 0)
+                try out.write(label.text)
+                out.pad(plan.labelWidth - label.width + plan.gap)
+                if k < values.count { try out.write(values[k].text) }
+                try out.newline()
+            }
+        }
+    }
+
+    /// A field's text as a list report shows it: a unit the label carries is taken out.
+    private func displayText(_ record: Record, _ field: ColumnLayout) -> String {
+        record.bytes.withUnsafeBufferPointer { all in
+            let cell = UnsafeBufferPointer(rebasing: all[record.range(of: field.source)])
+            if field.stripUnit, let shape = NumberShape.parse(cell), shape.unit != nil {
+                var text = shape.detachedSign.map { String(UnicodeScalar(cell[$0])) } ?? ""
+                text += String(decoding: UnsafeBufferPointer(rebasing: cell[shape.number]), as: UTF8.self)
+                return text
+            }
+            return String(decoding: cell, as: UTF8.self)
+        }
     }
 
     /// One row: one line, or two where `--wrap 2` lets a cell wrap.
@@ -45,7 +139,7 @@ public final class TableRenderer {
                 try wrappedRow(record, all)
                 return
             }
-            for (k, column) in plan.columns.enumerated() {
+            for (k, column) in columns.enumerated() {
                 if k > 0 { out.pad(plan.gap) }
                 try cell(field(record, all, column.source), in: column)
             }
@@ -129,7 +223,7 @@ public final class TableRenderer {
 
     /// Whether any text cell of the row is wider than its column or holds a line break.
     private func needsSecondLine(_ record: Record, _ all: UnsafeBufferPointer<UInt8>) -> Bool {
-        for column in plan.columns {
+        for column in columns {
             let cell = field(record, all, column.source)
             if cell.isEmpty { continue }
             if column.numberParts != nil && NumberShape.parse(cell) != nil { continue }
@@ -141,7 +235,7 @@ public final class TableRenderer {
     /// A row whose cells may take two lines: text wraps at spaces, numbers stay on the first line.
     private func wrappedRow(_ record: Record, _ all: UnsafeBufferPointer<UInt8>) throws(OutputError) {
         var cells: [[TextLine]] = []
-        for column in plan.columns {
+        for column in columns {
             let cell = field(record, all, column.source)
             if cell.isEmpty {
                 cells.append([nullLine])
@@ -173,7 +267,7 @@ public final class TableRenderer {
         }
         let height = cells.map(\.count).max() ?? 1
         for line in 0..<height {
-            for (k, column) in plan.columns.enumerated() {
+            for (k, column) in columns.enumerated() {
                 if k > 0 { out.pad(plan.gap) }
                 try place(line < cells[k].count ? cells[k][line] : TextLine(text: "", width: 0), in: column)
             }

@@ -1,0 +1,32 @@
+/// Draws a plan in one output format. Every layout (table, list report, pages, groups) is a
+/// sequence of these calls, so every format draws every layout (SPEC O1, W7–W14).
+public protocol Renderer: AnyObject {
+    /// Cells that had to be cut to fit (a table's text wider than its column).
+    var cutCells: Int { get }
+    /// `--title`, before everything (W14).
+    func title(_ text: String) throws(OutputError)
+    /// Starts a table of these columns: headings and the rule. `caption` names a pages band.
+    func beginTable(_ columns: [ColumnLayout], caption: String?) throws(OutputError)
+    /// One table row.
+    func row(_ record: Record) throws(OutputError)
+    /// A group's section heading (W12).
+    func groupHeading(_ text: String) throws(OutputError)
+    /// A group's footer: per table column, the text to show (sums) or nil; `label` goes in the
+    /// first column when it has no sum.
+    func groupFooter(_ cells: [String?], label: String) throws(OutputError)
+    /// Ends the current table.
+    func endTable() throws(OutputError)
+    /// One list-report block (W8): the row's title, then a `Label  value` line per field.
+    func block(_ record: Record) throws(OutputError)
+    /// A note under the output, in plain words (W14).
+    func note(_ text: String) throws(OutputError)
+    /// Flushes what is buffered.
+    func finish() throws(OutputError)
+}
+
+/// Makes the renderer for the options' format.
+public enum Renderers {
+    public static func make(_ plan: LayoutPlan, options: FormatOptions, out: OutputBuffer) -> any Renderer {
+        PlainRenderer(plan: plan, out: out, measure: DisplayWidth(ambiguousIsWide: options.ambiguousWide))
+    }
+}
