@@ -10,9 +10,9 @@
 /// terminals do with clusters:
 /// 1. A flag (a pair of regional indicators) is 2; a lone regional indicator is 2.
 /// 2. After ZWJ (U+200D) an Extended_Pictographic scalar or a regional indicator adds 0: an emoji
-///    ZWJ sequence is as wide as its first emoji. (wcwidth swallows whatever scalar follows a
-///    ZWJ; tablefmt measures a non-emoji after a ZWJ normally, as terminals and grapheme
-///    segmentation do, so that a text's width is the sum of its grapheme clusters' widths.)
+///    ZWJ sequence is as wide as its first emoji. (wcwidth skips whatever scalar follows a ZWJ;
+///    tablefmt measures a non-emoji there, as terminals and grapheme segmentation do: `a‍b`
+///    is 2 columns, not 1. The width corpus leaves such strings out.)
 /// 3. VS16 (U+FE0F) after a narrow emoji-capable base (`#`, digits, `©`, `❤`, …, wcwidth's
 ///    VS16 table) makes that base's cluster 2; after anything else it adds 0. Zero-width marks
 ///    between base and VS16 do not matter; a spacing mark or a previous VS does.
@@ -65,7 +65,7 @@ public struct DisplayWidth: Sendable {
                 // A run of printable ASCII: find its end, eight bytes at a time first.
                 var end = index + 1
                 while end + 8 <= count,
-                      SWAR.allPrintableASCII(raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)) {
+                      TextBytes.allPrintableASCII(raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)) {
                     end += 8
                 }
                 while end < count, base[end] &- 0x20 < 0x5F {
@@ -75,7 +75,7 @@ public struct DisplayWidth: Sendable {
                 index = end
                 continue
             }
-            let (value, length) = UTF8Decoding.scalar(in: base, at: index, count: count)
+            let (value, length) = TextBytes.scalar(in: base, at: index, count: count)
             state.add(value)
             index += length
         }
@@ -243,10 +243,9 @@ struct WidthAccumulator {
     }
 }
 
-/// Decoding of one scalar from UTF-8 bytes that should be valid, without trapping when not.
-enum UTF8Decoding {
-    /// The code point at `index` and how many bytes it takes; an invalid or truncated sequence
-    /// gives U+FFFD for one byte.
+extension TextBytes {
+    /// The code point at `index` and how many bytes it takes; an invalid, overlong, surrogate or
+    /// truncated sequence gives U+FFFD for one byte (never a trap, never a control).
     @inline(__always)
     static func scalar(in base: UnsafePointer<UInt8>, at index: Int, count: Int) -> (UInt32, Int) {
         let lead = UInt32(base[index])
@@ -260,11 +259,13 @@ enum UTF8Decoding {
             return ((lead & 0x1F) << 6 | b1, 2)
         }
         if lead >= 0xE0, lead < 0xF0, let b1 = continuation(1), let b2 = continuation(2) {
-            return ((lead & 0x0F) << 12 | b1 << 6 | b2, 3)
-        }
-        if lead >= 0xF0, lead < 0xF5, let b1 = continuation(1), let b2 = continuation(2),
-           let b3 = continuation(3) {
-            return ((lead & 0x07) << 18 | b1 << 12 | b2 << 6 | b3, 4)
+            let value = (lead & 0x0F) << 12 | b1 << 6 | b2
+            // Not overlong, not a surrogate.
+            if value >= 0x800, value & 0xF800 != 0xD800 { return (value, 3) }
+        } else if lead >= 0xF0, lead < 0xF5, let b1 = continuation(1), let b2 = continuation(2),
+                  let b3 = continuation(3) {
+            let value = (lead & 0x07) << 18 | b1 << 12 | b2 << 6 | b3
+            if value >= 0x10000, value <= 0x10FFFF { return (value, 4) }
         }
         return (0xFFFD, 1)
     }

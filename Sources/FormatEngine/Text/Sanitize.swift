@@ -96,7 +96,7 @@ public enum Sanitize {
         var index = 0
         while index + 8 <= count {
             let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if !SWAR.mayNeedEscaping(word) {
+            if !TextBytes.mayNeedEscaping(word) {
                 index += 8
                 continue
             }
@@ -126,8 +126,9 @@ public enum Sanitize {
     }
 }
 
-/// Eight-bytes-at-a-time tests on a little-endian or big-endian `UInt64` of UTF-8 bytes.
-enum SWAR {
+/// Byte-level helpers of the Text stage: eight-bytes-at-a-time tests on a `UInt64` of UTF-8
+/// bytes (any byte order: every test is per byte), and UTF-8 decoding in `DisplayWidth.swift`.
+enum TextBytes {
     static let ones: UInt64 = 0x0101_0101_0101_0101
     static let highBits: UInt64 = 0x8080_8080_8080_8080
 

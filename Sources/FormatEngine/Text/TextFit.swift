@@ -13,6 +13,7 @@ public struct TextLine: Sendable, Equatable {
     /// `DisplayWidth.width(of: text)`.
     public var width: Int
 
+    /// A line; `width` must be `DisplayWidth.width(of: text)`.
     public init(text: String, width: Int) {
         self.text = text
         self.width = width
@@ -122,7 +123,7 @@ extension DisplayWidth {
             if let base = bytes.baseAddress {
                 let raw = UnsafeRawPointer(base)
                 while index + 8 <= count,
-                      SWAR.allPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                      TextBytes.allPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
                     index += 8
                 }
             }

@@ -1,0 +1,335 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Testing
+@testable import FormatEngine
+
+/// SPEC W1 (display widths) and the width side of O5 (controls count as their escapes).
+@Suite("DisplayWidth")
+struct DisplayWidthTests {
+    let narrow = DisplayWidth()
+    let wide = DisplayWidth(ambiguousIsWide: true)
+
+    /// Width through both entry points, which must agree.
+    private func columns(_ text: String, _ measure: DisplayWidth = DisplayWidth()) -> Int {
+        let viaString = measure.width(of: text)
+        var copy = text
+        let viaBytes = copy.withUTF8 { measure.width(utf8: $0) }
+        #expect(viaString == viaBytes, "width(of:) and width(utf8:) disagree on \(text.debugDescription)")
+        return viaString
+    }
+
+    // MARK: - The corpus
+
+    @Test("W1: widths equal wcwidth's wcswidth on the corpus")
+    func corpusMatchesWcwidth() throws {
+        let entries = try #require(WidthCorpus.load(), "cannot read \(WidthCorpus.path)")
+        #expect(entries.count >= 300)
+        var failures = 0
+        for entry in entries {
+            let got = columns(entry.text, narrow)
+            let gotWide = columns(entry.text, wide)
+            if got != entry.width || gotWide != entry.ambiguousWideWidth {
+                failures += 1
+                Issue.record("""
+                    line \(entry.line) [\(entry.label)] \(entry.escaped): \
+                    expected \(entry.width)/\(entry.ambiguousWideWidth), got \(got)/\(gotWide)
+                    """)
+            }
+        }
+        #expect(failures == 0)
+    }
+
+    // MARK: - Single scalars
+
+    @Test("W1: CJK, Hangul and fullwidth count two columns")
+    func wideCharacters() {
+        #expect(columns("中文") == 4)
+        #expect(columns("日本語テスト") == 12)
+        #expect(columns("한국어") == 6)
+        #expect(columns("ｈｅｌｌｏ") == 10)
+        #expect(columns("\u{3000}") == 2)
+        #expect(columns("𠀀") == 2)
+        #expect(columns("ｶﾀｶﾅ") == 4, "halfwidth katakana is narrow")
+        #expect(narrow.width(of: Unicode.Scalar(0x4E00)!) == 2)
+        #expect(narrow.width(of: Unicode.Scalar(0x9FFF)!) == 2)
+        #expect(narrow.width(of: Unicode.Scalar(0xAC00)!) == 2)
+        #expect(narrow.width(of: Unicode.Scalar(0xD7A3)!) == 2)
+    }
+
+    @Test("W1: combining marks and other zero-width characters count zero")
+    func zeroWidth() {
+        #expect(columns("e\u{301}") == 1)
+        #expect(columns("cafe\u{301}") == 4)
+        #expect(columns("café") == 4)
+        #expect(columns("\u{301}") == 0)
+        #expect(columns("a\u{20DD}") == 1, "enclosing mark (Me)")
+        #expect(columns("a\u{200B}b") == 2, "zero width space")
+        #expect(columns("a\u{200C}b") == 2, "ZWNJ")
+        #expect(columns("\u{FEFF}x") == 1, "BOM")
+        #expect(columns("a\u{FE00}") == 1)
+        #expect(columns("a\u{E0100}") == 1)
+        #expect(columns("\u{1100}\u{1161}\u{11A8}") == 2, "conjoining jamo: medial and final are 0")
+        #expect(columns("\u{2060}\u{2066}\u{2069}") == 0)
+    }
+
+    @Test("W1: East Asian Ambiguous is 1, or 2 with --ambiguous-wide")
+    func ambiguous() {
+        #expect(columns("±×°", narrow) == 3)
+        #expect(columns("±×°", wide) == 6)
+        #expect(columns("…", narrow) == 1)
+        #expect(columns("…", wide) == 2)
+        #expect(columns("Привет", wide) == 12)
+        #expect(columns("hello", wide) == 5)
+        #expect(columns("e\u{301}", wide) == 1, "a combining mark stays 0 though it is Ambiguous")
+    }
+
+    @Test("O5: a control counts as its visible escape (TAB 2, CR 2, LF 1, others 4)")
+    func controlWidths() {
+        #expect(columns("a\tb") == 4)
+        #expect(columns("a\rb") == 4)
+        #expect(columns("a\nb") == 3)
+        #expect(columns("\u{1B}[31m") == 8)
+        #expect(columns("\u{0}") == 4)
+        #expect(columns("\u{7}") == 4)
+        #expect(columns("\u{7F}") == 4)
+        #expect(columns("\u{80}") == 4)
+        #expect(columns("\u{9B}") == 4)
+        let expected: [UInt32: Int] = [0x09: 2, 0x0D: 2, 0x0A: 1]
+        for value in Array(UInt32(0)...0x1F) + Array(UInt32(0x7F)...0x9F) {
+            let scalar = Unicode.Scalar(value)!
+            #expect(narrow.width(of: scalar) == expected[value, default: 4], "U+\(value)")
+            let text = "x" + String(scalar) + "y"
+            #expect(columns(text) == narrow.width(of: Sanitize.visible(text)))
+        }
+        #expect(narrow.width(of: Unicode.Scalar(0xA0)!) == 1)
+    }
+
+    // MARK: - Clusters
+
+    @Test("W1: an emoji ZWJ sequence counts as its first emoji")
+    func zwjSequences() {
+        #expect(columns("👨‍👩‍👧‍👦") == 2)
+        #expect(columns("👩‍💻") == 2)
+        #expect(columns("🏳️‍🌈") == 2)
+        #expect(columns("🏴‍☠️") == 2)
+        #expect(columns("🧑🏿‍🚀") == 2)
+        #expect(columns("x👨‍👩‍👧y") == 4)
+    }
+
+    @Test("W1: a ZWJ before a non-emoji does not hide it (tablefmt differs from wcwidth here)")
+    func zwjBeforeNonEmoji() {
+        // wcwidth 0.9 gives 1 (it skips any scalar after ZWJ); a terminal shows both letters.
+        #expect(columns("a\u{200D}b") == 2)
+        #expect(columns("👍\u{200D}中") == 4)
+        #expect(columns("a\u{200D}\u{1B}") == 5, "a control after ZWJ is still escaped")
+    }
+
+    @Test("W1: VS16 makes a narrow emoji-capable character two columns")
+    func variationSelector16() {
+        #expect(columns("❤") == 1)
+        #expect(columns("❤️") == 2)
+        #expect(columns("❤️❤️❤️") == 6)
+        #expect(columns("#️⃣") == 2)
+        #expect(columns("1️⃣") == 2)
+        #expect(columns("©️") == 2)
+        #expect(columns("✈️") == 2)
+        #expect(columns("a\u{FE0F}") == 1, "no emoji form")
+        #expect(columns("😀\u{FE0F}") == 2, "already wide")
+        #expect(columns("\u{FE0F}") == 0)
+    }
+
+    @Test("W1: VS15 makes a wide emoji with a text form one column")
+    func variationSelector15() {
+        #expect(columns("⌚") == 2)
+        #expect(columns("⌚\u{FE0E}") == 1)
+        #expect(columns("😀\u{FE0E}") == 2, "no text form")
+    }
+
+    @Test("W1: a flag (pair of regional indicators) counts two columns")
+    func flags() {
+        #expect(columns("🇺🇸") == 2)
+        #expect(columns("🇯🇵🇫🇷") == 4)
+        #expect(columns("🇦") == 2)
+        #expect(columns("🇦🇧🇨") == 4)
+        #expect(columns("x🇺🇸y") == 4)
+    }
+
+    @Test("W1: a skin-tone modifier after an emoji adds nothing")
+    func skinTones() {
+        #expect(columns("👍🏽") == 2)
+        #expect(columns("👋🏻👋🏿") == 4)
+        #expect(columns("🏽") == 2, "alone it is a wide scalar")
+    }
+
+    @Test("W1: Indic conjuncts and spacing marks as wcwidth measures them")
+    func indic() {
+        #expect(columns("क्ष") == 2)
+        #expect(columns("क\u{903}") == 2, "spacing mark after a base")
+        #expect(columns("\u{903}") == 0)
+        #expect(columns("क्\u{200D}ष") == 2, "ZWJ after a virama keeps the conjunct")
+    }
+
+    // MARK: - Bytes
+
+    @Test("W1: the ASCII fast path agrees with the scalar path at every offset")
+    func asciiFastPath() {
+        for length in 0..<40 {
+            let plain = String(repeating: "x", count: length)
+            #expect(columns(plain) == length)
+            for position in 0...length {
+                var scalars = Array(plain.unicodeScalars)
+                scalars.insert("中", at: position)
+                #expect(columns(String(String.UnicodeScalarView(scalars))) == length + 2)
+                scalars[position] = "\u{7F}"
+                #expect(columns(String(String.UnicodeScalarView(scalars))) == length + 4)
+                scalars[position] = "\u{9B}"
+                #expect(columns(String(String.UnicodeScalarView(scalars))) == length + 4)
+                scalars[position] = "\u{301}"
+                #expect(columns(String(String.UnicodeScalarView(scalars))) == length)
+            }
+        }
+        #expect(columns(String(repeating: "a", count: 17) + "\u{301}") == 17)
+        #expect(columns("#########\u{FE0F}") == 10, "VS16 after a fast-path run applies to its last byte")
+    }
+
+    @Test("E5: bytes that are not UTF-8 count as U+FFFD and never trap")
+    func invalidUTF8() {
+        func measure(_ bytes: [UInt8], _ measure: DisplayWidth) -> Int {
+            bytes.withUnsafeBufferPointer { measure.width(utf8: $0) }
+        }
+        #expect(measure([0xFF, 0x41], narrow) == 2)
+        #expect(measure([0xE4, 0xB8], narrow) == 2)
+        #expect(measure([0xE4, 0xB8], wide) == 4, "U+FFFD is Ambiguous")
+        #expect(measure([0xC0, 0x80], narrow) == 2, "overlong NUL is not a NUL")
+        #expect(measure([0xED, 0xA0, 0x80], narrow) == 3, "surrogate")
+        #expect(measure([0xF4, 0x90, 0x80, 0x80], narrow) == 4, "beyond U+10FFFF")
+        #expect(measure([0xF0, 0x9F, 0x98], narrow) == 3, "truncated emoji")
+        #expect(measure([], narrow) == 0)
+        var rng = TextTestRandom(seed: 0xBAD_B17E5)
+        for _ in 0..<2000 {
+            let bytes = (0..<Int(rng.next() % 24)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
+            let width = measure(bytes, narrow)
+            #expect(width >= 0 && width <= 4 * bytes.count)
+        }
+    }
+
+    @Test("W1: substrings are measured like strings")
+    func substrings() {
+        let text = "hello 世界 world"
+        #expect(narrow.width(of: text.dropFirst(6)) == 10)
+        #expect(narrow.width(of: text.prefix(8)) == 10)
+    }
+
+    // MARK: - Tables
+
+    @Test("W1: generated tables are sorted, merged ranges")
+    func tablesAreWellFormed() {
+        let tables = [WidthTables.zeroWidth, WidthTables.wide, WidthTables.ambiguous, WidthTables.emojiVS16,
+                      WidthTables.textVS15, WidthTables.spacingMark, WidthTables.virama,
+                      WidthTables.extendedPictographic]
+        for table in tables {
+            #expect(!table.isEmpty && table.count % 2 == 0)
+            var previousHigh: UInt32?
+            for pair in stride(from: 0, to: table.count, by: 2) {
+                #expect(table[pair] <= table[pair + 1])
+                if let previousHigh { #expect(previousHigh + 1 < table[pair], "overlapping or adjacent ranges") }
+                previousHigh = table[pair + 1]
+            }
+        }
+        #expect(!WidthTables.contains(WidthTables.zeroWidth, 0), "controls are escaped, not zero width")
+        #expect(DisplayWidth.unicodeVersion == WidthTables.unicodeVersion)
+        #expect(!WidthTables.unicodeVersion.isEmpty)
+    }
+}
+
+/// The corpus written by `scripts/gen-width-corpus.py`: strings with wcwidth's widths.
+enum WidthCorpus {
+    struct Entry {
+        var line: Int
+        var width: Int
+        var ambiguousWideWidth: Int
+        var label: String
+        var escaped: String
+        var text: String
+    }
+
+    /// Found from this file's path (no bundle resources: the manifest declares none).
+    static let path: String = {
+        var components = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+        components.removeLast(2)  // Text/DisplayWidthTests.swift
+        return (components + ["Resources", "width-corpus.tsv"]).joined(separator: "/")
+    }()
+
+    /// The entries, or nil when the file cannot be read or a line does not parse.
+    static func load() -> [Entry]? {
+        guard let contents = readFile(path) else { return nil }
+        var entries: [Entry] = []
+        for (index, line) in contents.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let fields = line.split(separator: "\t", maxSplits: 3, omittingEmptySubsequences: false)
+            guard fields.count == 4, let width = Int(fields[0]), let wideWidth = Int(fields[1]),
+                  let text = unescape(fields[3]) else { return nil }
+            entries.append(Entry(line: index + 1, width: width, ambiguousWideWidth: wideWidth,
+                                 label: String(fields[2]), escaped: String(fields[3]), text: text))
+        }
+        return entries
+    }
+
+    /// Decodes `\u{HEX}` escapes; every other character stands for itself.
+    static func unescape(_ escaped: Substring) -> String? {
+        var out = String.UnicodeScalarView()
+        var iterator = escaped.unicodeScalars.makeIterator()
+        while let scalar = iterator.next() {
+            guard scalar == "\\" else {
+                out.append(scalar)
+                continue
+            }
+            guard iterator.next() == "u", iterator.next() == "{" else { return nil }
+            var hex = ""
+            while let digit = iterator.next(), digit != "}" { hex.unicodeScalars.append(digit) }
+            guard let value = UInt32(hex, radix: 16), let decoded = Unicode.Scalar(value) else { return nil }
+            out.append(decoded)
+        }
+        return String(out)
+    }
+
+    private static func readFile(_ path: String) -> String? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+/// SplitMix64: a tiny deterministic generator for the Text stage's seeded property tests.
+struct TextTestRandom {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+
+    /// A number in `0..<bound` (bound > 0).
+    mutating func below(_ bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
+}
