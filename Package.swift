@@ -10,7 +10,7 @@ let package = Package(
     targets: [
         .target(name: "FormatEngine"),
         .executableTarget(name: "tablefmt", dependencies: ["FormatEngine"]),
-        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "tablefmt"]),
+        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "tablefmt"], exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )

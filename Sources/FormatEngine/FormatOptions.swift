@@ -95,6 +95,10 @@ public struct FormatOptions: Sendable {
 
     // Output
     public var format: OutputFormat = .plain
+    /// O2 `--style`.
+    public var style: TableStyle = .rule
+    /// W13 `--zebra`: alternate rows get a background (ANSI only).
+    public var zebra = false
 
     public init() {}
 }

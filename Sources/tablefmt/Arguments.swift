@@ -12,6 +12,10 @@ struct Invocation {
     var file: String?
     /// `-w/--width` as given (nil: follow the terminal, then COLUMNS).
     var width: Int?
+    /// `-f` as given (nil: decided from the terminal and the environment, O1).
+    var format: OutputFormat?
+    /// `--color` as given.
+    var color = "auto"
     var showHelp = false
     var showVersion = false
 }
@@ -155,10 +159,23 @@ enum Arguments {
             inv.options.ambiguousWide = true
         },
         OptionSpec(long: "format", short: "f", value: "FMT", group: "Output",
-                   help: "plain (ansi and markdown are coming)") { inv, v throws(UsageError) in
-            guard let format = OutputFormat(rawValue: v) else { throw invalid("--format", v, "plain") }
-            guard format == .plain else { throw UsageError(message: "--format \(v) is not available yet; use plain") }
-            inv.options.format = format
+                   help: "plain, ansi or markdown (default: ansi on a terminal unless NO_COLOR or TERM=dumb, else plain)") { inv, v throws(UsageError) in
+            guard let format = OutputFormat(rawValue: v) else { throw invalid("--format", v, "plain, ansi, markdown") }
+            inv.format = format
+        },
+        OptionSpec(long: "color", short: nil, value: "WHEN", group: "Output",
+                   help: "auto, always or never: whether the default format is ansi (FORCE_COLOR and CLICOLOR_FORCE mean always)") { inv, v throws(UsageError) in
+            guard v == "auto" || v == "always" || v == "never" else { throw invalid("--color", v, "auto, always, never") }
+            inv.color = v
+        },
+        OptionSpec(long: "style", short: nil, value: "STYLE", group: "Output",
+                   help: "rule (headings over a rule, the default), box, ascii or compact") { inv, v throws(UsageError) in
+            guard let style = TableStyle(rawValue: v) else { throw invalid("--style", v, "rule, box, ascii, compact") }
+            inv.options.style = style
+        },
+        OptionSpec(long: "zebra", short: nil, value: nil, group: "Output",
+                   help: "alternate rows on a background (ansi)") { inv, _ in
+            inv.options.zebra = true
         },
         OptionSpec(long: "help", short: "h", value: nil, group: "Other", help: "show this help") { inv, _ in
             inv.showHelp = true
@@ -303,8 +320,11 @@ enum Arguments {
           tablefmt -w 40 --list-report results.csv  a narrow CI log: one block per row
           tablefmt --sort -qty --limit 10 s.csv     the ten largest orders
           tablefmt --group-by region --columns region,customer,qty s.csv
+          tablefmt -f markdown results.json >> "$GITHUB_STEP_SUMMARY"
+          tablefmt --style box --zebra -f ansi data.csv | less -R
 
-        Environment: COLUMNS (width when not a terminal), TABLEFMT_DEBUG=layout (explain the layout on stderr).
+        Environment: COLUMNS (width when not a terminal), NO_COLOR, TERM=dumb, FORCE_COLOR, CLICOLOR_FORCE
+        (colour), TABLEFMT_DEBUG=layout (explain the layout on stderr).
 
         Exit status: 0 ok, 64 bad usage, 65 malformed data (rows before it are printed),
         66 input cannot be opened, 74 read or write error.

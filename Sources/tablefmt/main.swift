@@ -24,7 +24,9 @@ func runTool() -> Int32 {
         return 0
     }
     var options = invocation.options
-    options.width = containerWidth(invocation.width)
+    options.format = outputFormat(invocation)
+    // Markdown holds every cell exactly: no width from the terminal, only from --width (O4).
+    options.width = options.format == .markdown ? invocation.width.flatMap { $0 > 0 ? $0 : nil } : containerWidth(invocation.width)
     if let debug = getenv("TABLEFMT_DEBUG").map({ String(cString: $0) }), debug.split(separator: ",").contains("layout") {
         options.explainLayout = true
     }
@@ -67,6 +69,26 @@ func runTool() -> Int32 {
 
 func run(_ input: some InputProvider, _ options: FormatOptions, _ sink: any OutputSink) throws(OutputError) -> RunResult {
     try TableFormatter.run(input, options: options, output: sink)
+}
+
+/// O1: `-f` if given; else `--color always` (or FORCE_COLOR / CLICOLOR_FORCE) means ansi and
+/// `--color never` plain; else ansi when stdout is a terminal, NO_COLOR is unset and TERM is not dumb.
+func outputFormat(_ invocation: Invocation) -> OutputFormat {
+    if let format = invocation.format { return format }
+    func set(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+    switch invocation.color {
+    case "always": return .ansi
+    case "never": return .plain
+    default: break
+    }
+    if let force = set("FORCE_COLOR") ?? set("CLICOLOR_FORCE"), force != "0", force != "false" { return .ansi }
+    if set("NO_COLOR") != nil { return .plain }
+    if set("TERM") == "dumb" { return .plain }
+    return Terminal.isTerminal(1) ? .ansi : .plain
 }
 
 /// W1: `--width`, else the terminal's width, else `$COLUMNS`, else unlimited. 0 is unlimited.

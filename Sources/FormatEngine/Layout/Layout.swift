@@ -1,8 +1,8 @@
 /// Turns column profiles, the container width and the options into a `LayoutPlan`
 /// (SPEC C2–C5, W2–W8). The W-rules live here and in `WidthAllocator`, nowhere else.
 public enum Layout {
-    /// The space between two columns (O2).
-    public static let gap = 2
+    /// The space between two columns in the default style (O2).
+    public static let defaultGap = 2
 
     /// A column ready to be laid out: its heading, unit handling and width bounds.
     struct Spec {
@@ -38,7 +38,10 @@ public enum Layout {
     ///   - options: width and related settings.
     public static func plan(_ profiles: [ColumnProfile], selection: [Int]? = nil, options: FormatOptions) -> LayoutPlan {
         let measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
-        let container = options.width.flatMap { $0 > 0 ? $0 : nil }
+        let gap = options.style.gap
+        // Borders take their columns first; Markdown's pipes are not counted (it is not cut unless
+        // --width asks, and then cells are cut to the width like plain text).
+        let container = options.width.flatMap { $0 > 0 ? max(1, $0 - options.style.edges) : nil }
         var explanation: [String] = ["container: \(container.map(String.init) ?? "unlimited") columns, gap \(gap)"]
         let shown = selection ?? Array(profiles.indices)
 
@@ -71,7 +74,7 @@ public enum Layout {
         if let maximum { explanation.append("text columns capped at \(maximum) (W3)") }
 
         // Step 4: the mode.
-        let table = tablePlan(specs, container: container, maximum: maximum, options: options, explanation: &explanation)
+        let table = tablePlan(specs, container: container, maximum: maximum, gap: gap, options: options, explanation: &explanation)
         var mode = options.layout
         if mode == .auto {
             mode = table.omitted.isEmpty ? .table : .list
@@ -80,9 +83,9 @@ public enum Layout {
         var plan: LayoutPlan
         switch mode {
         case .list:
-            plan = listPlan(specs, container: container, measure: measure, explanation: &explanation)
+            plan = listPlan(specs, container: options.width.flatMap { $0 > 0 ? $0 : nil }, gap: Self.defaultGap, measure: measure, explanation: &explanation)
         case .pages:
-            plan = pagesPlan(specs, container: container, maximum: maximum, explanation: &explanation)
+            plan = pagesPlan(specs, container: container, maximum: maximum, gap: gap, explanation: &explanation)
         default:
             plan = table
         }
@@ -112,7 +115,7 @@ public enum Layout {
     }
 
     /// Step 5: a table.
-    static func tablePlan(_ specs: [Spec], container: Int?, maximum: Int?, options: FormatOptions, explanation: inout [String]) -> LayoutPlan {
+    static func tablePlan(_ specs: [Spec], container: Int?, maximum: Int?, gap: Int, options: FormatOptions, explanation: inout [String]) -> LayoutPlan {
         let fitted = WidthAllocator.fit(specs.map(\.bound), available: container, gap: gap, maximum: maximum)
         var widths = fitted.widths
         if options.fill, let container, !widths.isEmpty {
@@ -133,7 +136,7 @@ public enum Layout {
     }
 
     /// Step 6: a list report. Labels take at most half the width; values wrap in the rest.
-    static func listPlan(_ specs: [Spec], container: Int?, measure: DisplayWidth, explanation: inout [String]) -> LayoutPlan {
+    static func listPlan(_ specs: [Spec], container: Int?, gap: Int, measure: DisplayWidth, explanation: inout [String]) -> LayoutPlan {
         let labels = specs.dropFirst().map { measure.width(of: $0.heading) }
         var labelWidth = labels.max() ?? 0
         var valueWidth: Int?
@@ -150,7 +153,7 @@ public enum Layout {
 
     /// Step 7: pages. The first column is sticky (at most 25% of the width); the others fill bands
     /// left to right, each band fitted like a table.
-    static func pagesPlan(_ specs: [Spec], container: Int?, maximum: Int?, explanation: inout [String]) -> LayoutPlan {
+    static func pagesPlan(_ specs: [Spec], container: Int?, maximum: Int?, gap: Int, explanation: inout [String]) -> LayoutPlan {
         guard let first = specs.first else {
             return LayoutPlan(mode: .pages, columns: [], omitted: [], headingLines: 1, cellLines: 1, gap: gap)
         }

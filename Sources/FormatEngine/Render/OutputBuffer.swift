@@ -75,6 +75,14 @@ public final class OutputBuffer {
         if n > 0 { pendingSpaces += n }
     }
 
+    /// Forgets held-back spaces (the line ends here).
+    public func dropPadding() { pendingSpaces = 0 }
+
+    /// Writes held-back spaces now (a striped row's background reaches the table's edge).
+    public func flushPadding() {
+        if pendingSpaces > 0 { try? flushSpaces() }
+    }
+
     /// Ends the line, dropping held-back spaces.
     public func newline() throws(OutputError) {
         pendingSpaces = 0

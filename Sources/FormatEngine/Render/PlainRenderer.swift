@@ -1,92 +1,245 @@
-/// Draws a plan as plain text (SPEC O2 `rule` style): headings, a rule of `─` under them, then
-/// the rows, columns `gap` spaces apart, numbers aligned on their points (C2), units taken out
+/// Draws a plan as text, plain or with ANSI styling (SPEC O2, O3): headings, then rows, in the
+/// `rule`, `box`, `ascii` or `compact` style; numbers aligned on their points (C2), units taken out
 /// where the heading carries them (C3), text cut (C7) or wrapped (C6) to its width; list-report
-/// blocks (W8); group headings and footers (W12); a title and notes (W14).
+/// blocks (W8); group headings and footers (W12); zebra rows (W13); a title and notes (W14).
+///
+/// With ANSI: headings and titles bold, rules, borders and empty cells dim, zebra rows on a
+/// background, and every line ends with a reset so line-based tools stay sane. Plain output never
+/// contains an escape sequence: cells' own control characters are always shown escaped (O5).
 public final class PlainRenderer: Renderer {
     let plan: LayoutPlan
     let out: OutputBuffer
     let measure: DisplayWidth
+    let style: TableStyle
+    let ansi: Bool
+    let zebra: Bool
     /// Cells that had to be cut (wider than their column).
-    public private(set) var cutCells = 0
-    private let nullLine: TextLine
+    public internal(set) var cutCells = 0
+    let nullLine: TextLine
     /// The columns of the table being drawn.
-    private var columns: [ColumnLayout]
+    var columns: [ColumnLayout]
     /// Whether anything was drawn yet (blocks, bands and groups are separated by a blank line).
     private var started = false
     private var groupsDrawn = 0
+    /// Data rows drawn in the current table (for zebra stripes).
+    private var rowsDrawn = 0
 
-    public init(plan: LayoutPlan, out: OutputBuffer, measure: DisplayWidth) {
+    /// What the last line of a bordered table was, to pick the junctions of the next border.
+    private enum LastLine { case headings, rows, spanning }
+    private var lastLine: LastLine = .headings
+
+    static let bold = "\u{1B}[1m", dim = "\u{1B}[2m", normal = "\u{1B}[22m", reset = "\u{1B}[0m"
+    static let stripe = "\u{1B}[48;5;236m"
+
+    public init(plan: LayoutPlan, out: OutputBuffer, measure: DisplayWidth, style: TableStyle = .rule, ansi: Bool = false, zebra: Bool = false) {
         self.plan = plan
         self.out = out
         self.measure = measure
+        self.style = style
+        self.ansi = ansi
+        self.zebra = zebra && ansi
         self.columns = plan.columns
         nullLine = TextLine(text: Sanitize.visible(plan.nullText), width: measure.width(of: plan.nullText))
     }
 
+    // MARK: - Lines
+
+    /// Ends a line: with ANSI, a reset; trailing padding is dropped.
+    func endLine() throws(OutputError) {
+        if ansi {
+            out.dropPadding()
+            try out.write(Self.reset)
+        }
+        try out.newline()
+    }
+
+    /// Writes text in an ANSI style (nothing extra in plain output).
+    func styled(_ text: String, _ code: String) throws(OutputError) {
+        if ansi && !code.isEmpty && !text.isEmpty {
+            try out.write(code)
+            try out.write(text)
+            try out.write(Self.normal)
+        } else {
+            try out.write(text)
+        }
+    }
+
+    private func lineStart() throws(OutputError) {
+        if style.hasBorders { try styled(style.left, Self.dim) }
+    }
+
+    private func between() throws(OutputError) {
+        if style.hasBorders { try styled(style.separator, Self.dim) } else { out.pad(plan.gap) }
+    }
+
+    private func lineEnd() throws(OutputError) {
+        if style.hasBorders { try styled(style.right, Self.dim) }
+        try endLine()
+    }
+
+    /// A border line of a boxed table.
+    private func border(_ line: TableStyle.Line, above: Bool, below: Bool, marked: [Bool]? = nil) throws(OutputError) {
+        let (left, junction, right) = style.corners(line, above: above, below: below)
+        var text = left
+        for (k, column) in columns.enumerated() {
+            if k > 0 { text += junction }
+            text += String(repeating: style.horizontal, count: column.width + 2)
+        }
+        text += right
+        try styled(text, Self.dim)
+        try endLine()
+    }
+
+    /// A rule of `─` under the columns marked true (the `rule` style).
+    private func rule(_ marked: [Bool]) throws(OutputError) {
+        for (k, column) in columns.enumerated() {
+            if k > 0 { out.pad(plan.gap) }
+            if marked[k] { try styled(String(repeating: "─", count: column.width), Self.dim) } else { out.pad(column.width) }
+        }
+        try endLine()
+    }
+
+    /// Before a line of cells in a boxed table: the separator its predecessor calls for.
+    private func separatorBeforeCells() throws(OutputError) {
+        guard style.hasBorders else { return }
+        switch lastLine {
+        case .headings: try border(.middle, above: true, below: true)
+        case .spanning: try border(.middle, above: false, below: true)
+        case .rows: break
+        }
+        lastLine = .rows
+    }
+
+    // MARK: - Renderer
+
     public func title(_ text: String) throws(OutputError) {
         for line in measure.fit(text, width: plan.valueWidth.map { $0 + plan.labelWidth + plan.gap } ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis) {
-            try out.write(line.text)
-            try out.newline()
+            try styled(line.text, Self.bold)
+            try endLine()
         }
         started = true
     }
 
     public func beginTable(_ columns: [ColumnLayout], caption: String?) throws(OutputError) {
         self.columns = columns
+        rowsDrawn = 0
         if let caption {
-            if started { try out.newline() }
+            if started { try endLine() }
             try out.write(Sanitize.visible(caption))
-            try out.newline()
+            try endLine()
         }
         started = true
+        if style.hasBorders { try border(.top, above: false, below: true) }
         let lines = columns.map { measure.fit($0.heading, width: $0.width, maxLines: plan.headingLines, ellipsis: plan.ellipsis) }
         let height = lines.map(\.count).max() ?? 1
         for row in 0..<height {
+            try lineStart()
             for (k, column) in columns.enumerated() {
-                if k > 0 { out.pad(plan.gap) }
+                if k > 0 { try between() }
                 // Headings sit on the rule: a shorter heading takes the lower lines.
                 let index = row - (height - lines[k].count)
                 let line = index >= 0 ? lines[k][index] : TextLine(text: "", width: 0)
-                try place(line, in: column)
+                try place(line, in: column, code: Self.bold)
             }
-            try out.newline()
+            try lineEnd()
         }
-        try rule(columns.map { _ in true })
+        lastLine = .headings
+        if style == .rule { try rule(columns.map { _ in true }) }
     }
 
-    /// A rule of `─` under the columns marked true.
-    private func rule(_ marked: [Bool]) throws(OutputError) {
-        for (k, column) in columns.enumerated() {
-            if k > 0 { out.pad(plan.gap) }
-            if marked[k] { try out.write(String(repeating: "─", count: column.width)) } else { out.pad(column.width) }
+    public func row(_ record: Record) throws(OutputError) {
+        try separatorBeforeCells()
+        let striped = zebra && rowsDrawn % 2 == 1
+        rowsDrawn += 1
+        if striped { try out.write(Self.stripe) }
+        try record.bytes.withUnsafeBufferPointer { (all) throws(OutputError) in
+            if plan.cellLines > 1 && needsSecondLine(record, all) {
+                try wrappedRow(record, all, striped: striped)
+                return
+            }
+            try lineStart()
+            for (k, column) in columns.enumerated() {
+                if k > 0 { try between() }
+                try cell(field(record, all, column.source), in: column)
+            }
+            if striped { out.flushPadding() }
+            try lineEnd()
         }
-        try out.newline()
     }
 
-    public func endTable() throws(OutputError) {}
+    /// Starts the next physical line of a row (two-line cells).
+    func continueRow(striped: Bool) throws(OutputError) {
+        if striped { out.flushPadding() }
+        try lineEnd()
+        if striped { try out.write(Self.stripe) }
+        try lineStart()
+    }
+
+    /// The separator between cells within a row (for the two-line path).
+    func cellGap(_ k: Int) throws(OutputError) {
+        if k > 0 { try between() }
+    }
+
+    /// Starts the first line of a two-line row.
+    func beginRowLine() throws(OutputError) { try lineStart() }
+
+    /// Ends the last line of a two-line row.
+    func endRowLine(striped: Bool) throws(OutputError) {
+        if striped { out.flushPadding() }
+        try lineEnd()
+    }
+
+    public func endTable() throws(OutputError) {
+        if style.hasBorders { try border(.bottom, above: lastLine != .spanning, below: false) }
+    }
 
     public func groupHeading(_ text: String) throws(OutputError) {
-        if groupsDrawn > 0 { try out.newline() }
+        let visible = Sanitize.visible(text)
+        if style.hasBorders {
+            if lastLine != .spanning { try border(.middle, above: true, below: false) }
+            let inner = columns.reduce(0) { $0 + $1.width } + style.gap * max(0, columns.count - 1)
+            let line = measure.fit(visible, width: inner, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
+            try lineStart()
+            try styled(line.text, Self.bold)
+            out.pad(inner - line.width)
+            out.flushPadding()
+            try lineEnd()
+            lastLine = .spanning
+        } else {
+            if groupsDrawn > 0 { try endLine() }
+            try styled(visible, Self.bold)
+            try endLine()
+        }
         groupsDrawn += 1
-        try out.write(Sanitize.visible(text))
-        try out.newline()
+        rowsDrawn = 0
     }
 
     public func groupFooter(_ cells: [String?], label: String) throws(OutputError) {
         guard cells.contains(where: { $0 != nil }) else { return }
-        try rule(cells.map { $0 != nil })
+        if style.hasBorders {
+            try separatorBeforeCells()
+            try border(.middle, above: true, below: true)
+        } else if style == .rule {
+            try rule(cells.map { $0 != nil })
+        }
+        try lineStart()
         for (k, column) in columns.enumerated() {
-            if k > 0 { out.pad(plan.gap) }
+            if k > 0 { try between() }
             if let text = cells[k] {
                 var bytes = Array(text.utf8)
                 try bytes.withUnsafeMutableBufferPointer { (buffer) throws(OutputError) in try cell(UnsafeBufferPointer(buffer), in: column) }
             } else if k == 0 {
-                try place(measure.fit(label, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0), in: column)
+                try place(measure.fit(label, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0), in: column, code: Self.bold)
             } else {
                 out.pad(column.width)
             }
         }
-        try out.newline()
+        try lineEnd()
+    }
+
+    public func note(_ text: String) throws(OutputError) {
+        try out.write(Sanitize.visible(text))
+        try endLine()
     }
 
     public func finish() throws(OutputError) { try out.flush() }
@@ -94,15 +247,15 @@ public final class PlainRenderer: Renderer {
     // MARK: - List report (W8)
 
     public func block(_ record: Record) throws(OutputError) {
-        if started { try out.newline() }
+        if started { try endLine() }
         started = true
         let fields = plan.columns
         guard let first = fields.first else { return }
         let limit = plan.valueWidth.map { $0 + plan.labelWidth + plan.gap } ?? Int.max
         let title = record.count > first.source ? displayText(record, first) : ""
         for line in measure.fit(title.isEmpty ? "—" : title, width: limit, maxLines: Int.max, ellipsis: plan.ellipsis) {
-            try out.write(line.text)
-            try out.newline()
+            try styled(line.text, Self.bold)
+            try endLine()
         }
         for field in fields.dropFirst() {
             let labels = measure.fit(field.heading, width: plan.labelWidth, maxLines: Int.max, ellipsis: plan.ellipsis)
@@ -112,14 +265,14 @@ public final class PlainRenderer: Renderer {
                 let label = k < labels.count ? labels[k] : TextLine(text: "", width: 0)
                 try out.write(label.text)
                 out.pad(plan.labelWidth - label.width + plan.gap)
-                if k < values.count { try out.write(values[k].text) }
-                try out.newline()
+                if k < values.count { try styled(values[k].text, value.isEmpty ? Self.dim : "") }
+                try endLine()
             }
         }
     }
 
     /// A field's text as a list report shows it: a unit the label carries is taken out.
-    private func displayText(_ record: Record, _ field: ColumnLayout) -> String {
+    func displayText(_ record: Record, _ field: ColumnLayout) -> String {
         record.bytes.withUnsafeBufferPointer { all in
             let cell = UnsafeBufferPointer(rebasing: all[record.range(of: field.source)])
             if field.stripUnit, let shape = NumberShape.parse(cell), shape.unit != nil {
@@ -128,150 +281,6 @@ public final class PlainRenderer: Renderer {
                 return text
             }
             return String(decoding: cell, as: UTF8.self)
-        }
-    }
-
-    /// One row: one line, or two where `--wrap 2` lets a cell wrap.
-    /// - Complexity: O(bytes of the row); plain ASCII cells that fit are copied without a `String`.
-    public func row(_ record: Record) throws(OutputError) {
-        try record.bytes.withUnsafeBufferPointer { (all) throws(OutputError) in
-            if plan.cellLines > 1 && needsSecondLine(record, all) {
-                try wrappedRow(record, all)
-                return
-            }
-            for (k, column) in columns.enumerated() {
-                if k > 0 { out.pad(plan.gap) }
-                try cell(field(record, all, column.source), in: column)
-            }
-        }
-        try out.newline()
-    }
-
-    /// A note under the table, in plain words.
-    public func note(_ text: String) throws(OutputError) {
-        try out.write(text)
-        try out.newline()
-    }
-
-    // MARK: - Cells
-
-    private func field(_ record: Record, _ all: UnsafeBufferPointer<UInt8>, _ index: Int) -> UnsafeBufferPointer<UInt8> {
-        guard index < record.count else { return UnsafeBufferPointer(rebasing: all[0..<0]) }
-        return UnsafeBufferPointer(rebasing: all[record.range(of: index)])
-    }
-
-    /// One cell on one line.
-    private func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: ColumnLayout) throws(OutputError) {
-        if cell.isEmpty {
-            try place(nullLine, in: column)
-            return
-        }
-        if let parts = column.numberParts, let shape = NumberShape.parse(cell) {
-            let number = numberLayout(cell, shape, column)
-            if number.integer + number.fraction <= column.width {
-                out.pad(column.width - parts.integer - parts.fraction + (parts.integer - number.integer))
-                if number.stripped {
-                    if let sign = shape.detachedSign { try out.write(byte: cell[sign]) }
-                    try out.write(UnsafeBufferPointer(rebasing: cell[shape.number]))
-                } else {
-                    try out.write(cell)
-                }
-                out.pad(parts.fraction - number.fraction)
-                return
-            }
-        }
-        let width = measure.width(utf8: cell)
-        if width <= column.width && !Sanitize.needsEscaping(utf8: cell) {
-            if column.alignment == .right {
-                out.pad(column.width - width)
-                try out.write(cell)
-            } else {
-                try out.write(cell)
-                out.pad(column.width - width)
-            }
-            return
-        }
-        if width > column.width { cutCells += 1 }
-        let text = String(decoding: cell, as: UTF8.self)
-        let line = measure.fit(text, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
-        try place(line, in: column)
-    }
-
-    /// How a number sits: the widths before and from its decimal separator, unit out or in.
-    private func numberLayout(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape, _ column: ColumnLayout) -> (integer: Int, fraction: Int, stripped: Bool) {
-        if column.stripUnit && shape.unit != nil {
-            let sign = shape.detachedSign == nil ? 0 : 1
-            return (sign + shape.point, shape.number.count - shape.point, true)
-        }
-        let width = measure.width(utf8: cell)
-        let pointByte = shape.number.lowerBound + shape.point
-        let before = pointByte == cell.count ? width : measure.width(utf8: UnsafeBufferPointer(rebasing: cell[0..<pointByte]))
-        return (before, width - before, false)
-    }
-
-    private func place(_ line: TextLine, in column: ColumnLayout) throws(OutputError) {
-        if column.alignment == .right {
-            out.pad(column.width - line.width)
-            try out.write(line.text)
-        } else {
-            try out.write(line.text)
-            out.pad(column.width - line.width)
-        }
-    }
-
-    // MARK: - Two-line rows (C6)
-
-    /// Whether any text cell of the row is wider than its column or holds a line break.
-    private func needsSecondLine(_ record: Record, _ all: UnsafeBufferPointer<UInt8>) -> Bool {
-        for column in columns {
-            let cell = field(record, all, column.source)
-            if cell.isEmpty { continue }
-            if column.numberParts != nil && NumberShape.parse(cell) != nil { continue }
-            if cell.contains(0x0A) || measure.width(utf8: cell) > column.width { return true }
-        }
-        return false
-    }
-
-    /// A row whose cells may take two lines: text wraps at spaces, numbers stay on the first line.
-    private func wrappedRow(_ record: Record, _ all: UnsafeBufferPointer<UInt8>) throws(OutputError) {
-        var cells: [[TextLine]] = []
-        for column in columns {
-            let cell = field(record, all, column.source)
-            if cell.isEmpty {
-                cells.append([nullLine])
-                continue
-            }
-            if let parts = column.numberParts, let shape = NumberShape.parse(cell) {
-                let number = numberLayout(cell, shape, column)
-                if number.integer + number.fraction <= column.width {
-                    var text = ""
-                    if number.stripped {
-                        if let sign = shape.detachedSign { text.unicodeScalars.append(Unicode.Scalar(cell[sign])) }
-                        text += String(decoding: UnsafeBufferPointer(rebasing: cell[shape.number]), as: UTF8.self)
-                    } else {
-                        text = String(decoding: cell, as: UTF8.self)
-                    }
-                    // Lead spaces are part of the line, so `place` keeps the points aligned.
-                    let lead = column.width - parts.integer - parts.fraction + (parts.integer - number.integer)
-                    let trail = parts.fraction - number.fraction
-                    cells.append([TextLine(text: String(repeating: " ", count: lead) + text + String(repeating: " ", count: trail), width: lead + number.integer + number.fraction + trail)])
-                    continue
-                }
-            }
-            let text = String(decoding: cell, as: UTF8.self)
-            let lines = measure.fit(text, width: column.width, maxLines: plan.cellLines, ellipsis: plan.ellipsis)
-            if lines.count == plan.cellLines, let last = lines.last, last.text.hasSuffix("…") || last.text.contains("…") && !text.contains("…") {
-                cutCells += 1
-            }
-            cells.append(lines)
-        }
-        let height = cells.map(\.count).max() ?? 1
-        for line in 0..<height {
-            for (k, column) in columns.enumerated() {
-                if k > 0 { out.pad(plan.gap) }
-                try place(line < cells[k].count ? cells[k][line] : TextLine(text: "", width: 0), in: column)
-            }
-            if line + 1 < height { try out.newline() }
         }
     }
 }

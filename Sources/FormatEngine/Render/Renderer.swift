@@ -27,6 +27,12 @@ public protocol Renderer: AnyObject {
 /// Makes the renderer for the options' format.
 public enum Renderers {
     public static func make(_ plan: LayoutPlan, options: FormatOptions, out: OutputBuffer) -> any Renderer {
-        PlainRenderer(plan: plan, out: out, measure: DisplayWidth(ambiguousIsWide: options.ambiguousWide))
+        let measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
+        switch options.format {
+        case .markdown:
+            return MarkdownRenderer(plan: plan, out: out, measure: measure, cut: options.width != nil)
+        case .plain, .ansi:
+            return PlainRenderer(plan: plan, out: out, measure: measure, style: options.style, ansi: options.format == .ansi, zebra: options.zebra)
+        }
     }
 }

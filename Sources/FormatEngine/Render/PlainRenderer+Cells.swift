@@ -1,0 +1,126 @@
+extension PlainRenderer {
+    // MARK: - Cells
+
+    func field(_ record: Record, _ all: UnsafeBufferPointer<UInt8>, _ index: Int) -> UnsafeBufferPointer<UInt8> {
+        guard index < record.count else { return UnsafeBufferPointer(rebasing: all[0..<0]) }
+        return UnsafeBufferPointer(rebasing: all[record.range(of: index)])
+    }
+
+    /// One cell on one line.
+    func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: ColumnLayout) throws(OutputError) {
+        if cell.isEmpty {
+            try place(nullLine, in: column, code: Self.dim)
+            return
+        }
+        if let parts = column.numberParts, let shape = NumberShape.parse(cell) {
+            let number = numberLayout(cell, shape, column)
+            if number.integer + number.fraction <= column.width {
+                out.pad(column.width - parts.integer - parts.fraction + (parts.integer - number.integer))
+                if number.stripped {
+                    if let sign = shape.detachedSign { try out.write(byte: cell[sign]) }
+                    try out.write(UnsafeBufferPointer(rebasing: cell[shape.number]))
+                } else {
+                    try out.write(cell)
+                }
+                out.pad(parts.fraction - number.fraction)
+                return
+            }
+        }
+        let width = measure.width(utf8: cell)
+        if width <= column.width && !Sanitize.needsEscaping(utf8: cell) {
+            if column.alignment == .right {
+                out.pad(column.width - width)
+                try out.write(cell)
+            } else {
+                try out.write(cell)
+                out.pad(column.width - width)
+            }
+            return
+        }
+        if width > column.width { cutCells += 1 }
+        let text = String(decoding: cell, as: UTF8.self)
+        let line = measure.fit(text, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
+        try place(line, in: column)
+    }
+
+    /// How a number sits: the widths before and from its decimal separator, unit out or in.
+    func numberLayout(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape, _ column: ColumnLayout) -> (integer: Int, fraction: Int, stripped: Bool) {
+        if column.stripUnit && shape.unit != nil {
+            let sign = shape.detachedSign == nil ? 0 : 1
+            return (sign + shape.point, shape.number.count - shape.point, true)
+        }
+        let width = measure.width(utf8: cell)
+        let pointByte = shape.number.lowerBound + shape.point
+        let before = pointByte == cell.count ? width : measure.width(utf8: UnsafeBufferPointer(rebasing: cell[0..<pointByte]))
+        return (before, width - before, false)
+    }
+
+    /// Puts a line of display text in a column, aligned, in an ANSI style if `code` is given.
+    func place(_ line: TextLine, in column: ColumnLayout, code: String = "") throws(OutputError) {
+        if column.alignment == .right {
+            out.pad(column.width - line.width)
+            try styled(line.text, code)
+        } else {
+            try styled(line.text, code)
+            out.pad(column.width - line.width)
+        }
+    }
+
+    // MARK: - Two-line rows (C6)
+
+    /// Whether any text cell of the row is wider than its column or holds a line break.
+    func needsSecondLine(_ record: Record, _ all: UnsafeBufferPointer<UInt8>) -> Bool {
+        for column in columns {
+            let cell = field(record, all, column.source)
+            if cell.isEmpty { continue }
+            if column.numberParts != nil && NumberShape.parse(cell) != nil { continue }
+            if cell.contains(0x0A) || measure.width(utf8: cell) > column.width { return true }
+        }
+        return false
+    }
+
+    /// A row whose cells may take two lines: text wraps at spaces, numbers stay on the first line.
+    func wrappedRow(_ record: Record, _ all: UnsafeBufferPointer<UInt8>, striped: Bool) throws(OutputError) {
+        var cells: [[TextLine]] = []
+        for column in columns {
+            let cell = field(record, all, column.source)
+            if cell.isEmpty {
+                cells.append([nullLine])
+                continue
+            }
+            if let parts = column.numberParts, let shape = NumberShape.parse(cell) {
+                let number = numberLayout(cell, shape, column)
+                if number.integer + number.fraction <= column.width {
+                    var text = ""
+                    if number.stripped {
+                        if let sign = shape.detachedSign { text.unicodeScalars.append(Unicode.Scalar(cell[sign])) }
+                        text += String(decoding: UnsafeBufferPointer(rebasing: cell[shape.number]), as: UTF8.self)
+                    } else {
+                        text = String(decoding: cell, as: UTF8.self)
+                    }
+                    // Lead spaces are part of the line, so `place` keeps the points aligned.
+                    let lead = column.width - parts.integer - parts.fraction + (parts.integer - number.integer)
+                    let trail = parts.fraction - number.fraction
+                    cells.append([TextLine(text: String(repeating: " ", count: lead) + text + String(repeating: " ", count: trail), width: lead + number.integer + number.fraction + trail)])
+                    continue
+                }
+            }
+            let text = String(decoding: cell, as: UTF8.self)
+            let lines = measure.fit(text, width: column.width, maxLines: plan.cellLines, ellipsis: plan.ellipsis)
+            if lines.count == plan.cellLines, let last = lines.last, last.text.hasSuffix("…") || last.text.contains("…") && !text.contains("…") {
+                cutCells += 1
+            }
+            cells.append(lines)
+        }
+        let height = cells.map(\.count).max() ?? 1
+        try beginRowLine()
+        for line in 0..<height {
+            if line > 0 { try continueRow(striped: striped) }
+            for (k, column) in columns.enumerated() {
+                try cellGap(k)
+                try place(line < cells[k].count ? cells[k][line] : TextLine(text: "", width: 0), in: column)
+            }
+        }
+        try endRowLine(striped: striped)
+    }
+}
