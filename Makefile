@@ -14,10 +14,12 @@ build:
 demo: build
 	@$(RELEASE_BIN) Fixtures/examples/orders.csv
 
-## test: every unit, conformance, property and golden CLI test
+## test: every unit, conformance, property and golden CLI test, then the Markdown round trip
+## of the real-world files against Python's csv module (SPEC O4)
 test:
 	$(SWIFT) build -j $(JOBS) --build-tests
 	$(SWIFT) test -j $(JOBS) --skip-build
+	python3 scripts/check-markdown-roundtrip.py "$$($(SWIFT) build --show-bin-path)/tablefmt"
 
 ## fixtures: re-record the golden files (the run still fails, so a baseline never changes silently)
 fixtures:

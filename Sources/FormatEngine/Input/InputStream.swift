@@ -76,7 +76,7 @@ public final class InputStream {
     public func refill() throws(InputError) -> Bool {
         if !started {
             try start()
-            if end > pos || sourceEnded && filled == end { return end > pos }
+            if end > pos { return true }
         }
         if pos > 0 {
             let keep = filled - pos
@@ -88,16 +88,19 @@ public final class InputStream {
         }
         let before = end
         while end == before {
-            if sourceEnded {
-                if filled > end { validate(final: true) }  // an incomplete sequence at the very end
-                return end > before
-            }
             if encoding == .utf8 {
+                if sourceEnded {
+                    if filled > end { validate(final: true) }  // an incomplete sequence at the very end
+                    return end > before
+                }
                 reserve(chunkSize)
                 let n = try source.read(into: UnsafeMutableRawBufferPointer(start: storage + filled, count: min(chunkSize, capacity - filled)))
                 if n == 0 { sourceEnded = true } else { filled += n }
                 validate(final: sourceEnded)
             } else {
+                // Bytes read before the encoding was known wait in `raw`: transcode them even when
+                // the input has already ended.
+                if sourceEnded && raw.isEmpty { return end > before }
                 try transcodeMore()
             }
         }
@@ -247,10 +250,12 @@ public final class InputStream {
     // MARK: - Transcoding
 
     private func transcodeMore() throws(InputError) {
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-        defer { chunk.deallocate() }
-        let n = try source.read(into: chunk)
-        if n == 0 { sourceEnded = true } else { raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n])) }
+        if !sourceEnded {
+            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
+            defer { chunk.deallocate() }
+            let n = try source.read(into: chunk)
+            if n == 0 { sourceEnded = true } else { raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n])) }
+        }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count * 3 / 2 + 8)
         var used = 0
