@@ -90,7 +90,8 @@ public enum Layout {
             plan = table
         }
         plan.headingLines = container == nil ? 1 : 2
-        plan.cellLines = container == nil ? 1 : max(1, min(2, options.cellLines))
+        plan.cellLines = max(1, min(2, options.cellLines))
+        plan.containerWidth = options.width.flatMap { $0 > 0 ? $0 : nil }
         plan.ellipsis = options.ellipsis
         plan.nullText = options.nullText
         plan.explanation = explanation

@@ -52,6 +52,8 @@ public struct LayoutPlan: Sendable, Equatable {
     public var columns: [ColumnLayout]
     /// Pages: each band's columns, the sticky first column included.
     public var bands: [[ColumnLayout]] = []
+    /// The whole container's width (notes and titles fit in it); nil is unlimited.
+    public var containerWidth: Int?
     /// List: the label column's width, and the values' (nil: unlimited).
     public var labelWidth = 0
     public var valueWidth: Int?

@@ -41,12 +41,13 @@ public enum WidthAllocator {
         guard let available else { return Result(widths: columns.map(\.natural), kept: columns.count) }
         var kept = columns.count
         while kept > 0 {
-            let part = Array(columns[0..<kept])
-            // Step 1: natural widths, with the W3 cap on flexible columns.
-            var widths = part.map { column -> Int in
-                if let maximum, part.count > 1, column.flexible { return max(column.minimum, min(column.natural, maximum)) }
-                return column.natural
+            // Step 1: natural widths, with the W3 cap on flexible columns (a cap below the minimum
+            // lowers the minimum too: a column is never wider than the cap).
+            let part = columns[0..<kept].map { column -> Column in
+                guard let maximum, kept > 1, column.flexible, column.natural > maximum else { return column }
+                return Column(natural: maximum, minimum: min(column.minimum, maximum), flexible: true)
             }
+            var widths = part.map(\.natural)
             let space = available - gap * (kept - 1)
             // Step 2.
             if widths.reduce(0, +) <= space { return Result(widths: widths, kept: kept) }

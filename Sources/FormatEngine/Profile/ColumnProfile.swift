@@ -5,6 +5,8 @@ public struct ColumnProfile: Sendable, Equatable {
     /// Non-null cells seen, and how many were of each kind.
     public var values = 0
     public var numbers = 0
+    public var integers = 0
+    public var percents = 0
     public var quantities = 0
     public var dates = 0
     public var booleans = 0
@@ -37,6 +39,8 @@ public struct ColumnProfile: Sendable, Equatable {
     public var kind: CellKind {
         if values == 0 { return .null }
         if isNumeric {
+            if integers == values { return .integer }
+            if percents == values { return .percent }
             if quantities == values { return .quantity }
             return .decimal
         }
@@ -125,6 +129,7 @@ extension ColumnProfile {
             let sign = shape.detachedSign == nil ? 0 : 1
             strippedIntegerWidth = max(strippedIntegerWidth, sign + shape.point)
             strippedFractionWidth = max(strippedFractionWidth, shape.number.count - shape.point + (shape.kind == .percent ? 1 : 0))
+            if shape.kind == .integer { integers += 1 } else if shape.kind == .percent { percents += 1 }
             if shape.kind == .quantity, let range = shape.unit {
                 quantities += 1
                 let unitBytes = UnsafeBufferPointer(rebasing: cell[range])

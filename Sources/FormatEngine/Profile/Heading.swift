@@ -6,7 +6,7 @@ public enum Heading {
 
     /// Acronyms written in capitals.
     static let acronyms: Set<String> = [
-        "id", "ids", "url", "uri", "cpu", "gpu", "ram", "api", "http", "https", "json", "csv", "tsv", "sql", "uuid", "ip",
+        "id", "url", "uri", "cpu", "gpu", "ram", "api", "http", "https", "json", "csv", "tsv", "sql", "uuid", "ip",
         "os", "ui", "pdf", "html", "xml", "iso", "utc", "sku", "vat", "gdp", "usa", "uk", "eu", "eta", "faq", "kpi",
         "roi", "dns", "tcp", "udp", "ssh", "tls", "ssl", "io", "db", "qa", "hr", "pr", "ci", "cd", "ttl", "rss", "sla",
     ]
@@ -17,7 +17,7 @@ public enum Heading {
         "mm": "mm", "cm": "cm", "m": "m", "km": "km", "mi": "mi", "ft": "ft",
         "ns": "ns", "us": "µs", "ms": "ms", "s": "s", "sec": "s", "secs": "s", "min": "min", "mins": "min",
         "h": "h", "hr": "hrs", "hrs": "hrs", "hours": "hours", "days": "days",
-        "b": "B", "bytes": "bytes", "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB",
+        "bytes": "bytes", "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB", "kib": "KiB", "mib": "MiB", "gib": "GiB",
         "pct": "%", "percent": "%",
         "usd": "USD", "eur": "EUR", "gbp": "GBP", "jpy": "JPY", "chf": "CHF", "cny": "CNY", "inr": "INR", "cad": "CAD", "aud": "AUD",
         "w": "W", "kw": "kW", "kwh": "kWh", "mph": "mph", "kmh": "km/h", "c": "°C", "f": "°F",
@@ -69,8 +69,11 @@ public enum Heading {
             }
             if let previous = current.last, ch.isUppercase {
                 let nextIsLower = k + 1 < chars.count && chars[k + 1].isLowercase
+                // A plural acronym stays one word: URLs, IDs.
+                let pluralEnd = k + 1 < chars.count && chars[k + 1] == "s" && (k + 2 == chars.count || !chars[k + 2].isLetter)
                 // createdAt → created|At; HTTPServer → HTTP|Server; userID → user|ID
-                if previous.isLowercase || previous.isNumber && !current.allSatisfy(\.isNumber) || (previous.isUppercase && nextIsLower && current.count > 1) {
+                if previous.isLowercase || previous.isNumber && !current.allSatisfy(\.isNumber)
+                    || (previous.isUppercase && nextIsLower && current.count > 1 && !pluralEnd) {
                     flush()
                 }
             }
@@ -83,13 +86,13 @@ public enum Heading {
     /// Title style for one word; `edge` is the first or last word, which is never lower-cased.
     static func capitalize(_ word: String, edge: Bool) -> String {
         let lower = word.lowercased()
-        if acronyms.contains(lower) { return word.uppercased() }
         let letters = word.filter(\.isLetter)
         let hasUpper = letters.contains(where: \.isUppercase)
         let allLower = !letters.isEmpty && letters.allSatisfy(\.isLowercase)
         if hasUpper && !(letters.first?.isUppercase == true && letters.dropFirst().allSatisfy { $0.isLowercase }) {
-            return word  // mixed or upper case as written: iPhone, McDonald, NAME
+            return word  // mixed or upper case as written: iPhone, McDonald, NAME, URLs
         }
+        if acronyms.contains(lower) { return word.uppercased() }
         if !edge && shortWords.contains(lower) { return lower }
         guard allLower || hasUpper, let head = word.first else { return word }
         return head.uppercased() + word.dropFirst()

@@ -95,22 +95,8 @@ public struct NumberShape: Sendable, Equatable {
         if suffixCurrency > 0 && i + suffixCurrency == n {
             return NumberShape(kind: .quantity, detachedSign: nil, number: numberStart..<numberEnd, point: point, unit: unitStart..<n)
         }
-        var letters = 0
-        while i < n && isUnitByte(c[i]) {
-            if c[i] < 0x80 || c[i] >= 0xC0 { letters += 1 }
-            i += 1
-        }
-        guard i == n, letters >= 1, letters <= 8, c[unitStart] != UInt8(ascii: "/"), !isOrdinalOrClock(c, unitStart) else { return nil }
+        guard Units.isKnown(UnsafeBufferPointer(rebasing: c[unitStart..<n])) else { return nil }
         return NumberShape(kind: .quantity, detachedSign: nil, number: numberStart..<numberEnd, point: point, unit: unitStart..<n)
-    }
-
-    /// `1st`, `2nd`, `10am`, `4x`: suffixes that are not units.
-    static func isOrdinalOrClock(_ c: UnsafeBufferPointer<UInt8>, _ start: Int) -> Bool {
-        let n = c.count - start
-        if n == 1 { return c[start] | 0x20 == UInt8(ascii: "x") }
-        guard n == 2 else { return false }
-        let word = UInt16(c[start] | 0x20) << 8 | UInt16(c[start + 1] | 0x20)
-        return [0x7374, 0x6E64, 0x7264, 0x7468, 0x616D, 0x706D].contains(word)  // st nd rd th am pm
     }
 
     /// Letters, `/`, and any non-ASCII byte (µ, °, ², Å …) can be part of a unit word.
@@ -132,5 +118,35 @@ public struct NumberShape: Sendable, Equatable {
         default: break
         }
         return 0
+    }
+}
+
+/// Unit words recognised after a number (C1, C3). A closed list: a digit string with other letters
+/// after it (`123abc`, `2021Q`, `4711ABCD`) is an identifier and stays text.
+enum Units {
+    static let words: Set<String> = [
+        // time
+        "ns", "µs", "us", "ms", "s", "sec", "secs", "min", "mins", "h", "hr", "hrs", "hour", "hours", "d", "day", "days",
+        "wk", "wks", "week", "weeks", "mo", "yr", "yrs", "year", "years",
+        // mass, length, volume, area
+        "mg", "g", "kg", "t", "lb", "lbs", "oz", "mm", "cm", "m", "km", "in", "ft", "yd", "mi", "nm",
+        "ml", "l", "cl", "dl", "gal", "m2", "m²", "km2", "km²", "ha", "sqft",
+        // data, rates, energy, electricity, frequency, temperature, speed
+        "b", "kb", "mb", "gb", "tb", "pb", "kib", "mib", "gib", "tib", "bit", "bits", "bytes",
+        "kbps", "mbps", "gbps", "rps", "qps", "ops", "fps", "rpm",
+        "w", "kw", "mw", "kwh", "mwh", "wh", "v", "mv", "kv", "a", "ma", "hz", "khz", "mhz", "ghz",
+        "°c", "°f", "k", "kph", "mph", "km/h", "m/s",
+        // money as codes, counts
+        "usd", "eur", "gbp", "jpy", "chf", "cny", "inr", "cad", "aud", "sek", "nok", "dkk", "pln",
+        "pcs", "pts",
+    ]
+
+    /// Whether the bytes are a unit word (case-insensitive for ASCII letters).
+    static func isKnown(_ unit: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard unit.count >= 1 && unit.count <= 6 else { return false }
+        var lowered = [UInt8]()
+        lowered.reserveCapacity(unit.count)
+        for b in unit { lowered.append(b >= 0x41 && b <= 0x5A ? b | 0x20 : b) }
+        return words.contains(String(decoding: lowered, as: UTF8.self))
     }
 }

@@ -113,7 +113,7 @@ public final class PlainRenderer: Renderer {
     // MARK: - Renderer
 
     public func title(_ text: String) throws(OutputError) {
-        for line in measure.fit(text, width: plan.valueWidth.map { $0 + plan.labelWidth + plan.gap } ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis) {
+        for line in measure.fit(text, width: plan.containerWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis) {
             try styled(line.text, Self.bold)
             try endLine()
         }
@@ -125,8 +125,10 @@ public final class PlainRenderer: Renderer {
         rowsDrawn = 0
         if let caption {
             if started { try endLine() }
-            try out.write(Sanitize.visible(caption))
-            try endLine()
+            for line in measure.fit(Sanitize.visible(caption), width: plan.containerWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis) {
+                try out.write(line.text)
+                try endLine()
+            }
         }
         started = true
         if style.hasBorders { try border(.top, above: false, below: true) }
@@ -238,8 +240,12 @@ public final class PlainRenderer: Renderer {
     }
 
     public func note(_ text: String) throws(OutputError) {
-        try out.write(Sanitize.visible(text))
-        try endLine()
+        // Notes wrap to the container like everything else (W1); nothing in them is cut.
+        // A line break inside (a heading's) shows as ↵: a note breaks lines only for the width.
+        for line in measure.fit(Sanitize.visible(text), width: plan.containerWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis) {
+            try out.write(line.text)
+            try endLine()
+        }
     }
 
     public func finish() throws(OutputError) { try out.flush() }
@@ -251,7 +257,7 @@ public final class PlainRenderer: Renderer {
         started = true
         let fields = plan.columns
         guard let first = fields.first else { return }
-        let limit = plan.valueWidth.map { $0 + plan.labelWidth + plan.gap } ?? Int.max
+        let limit = plan.containerWidth ?? Int.max
         let title = record.count > first.source ? displayText(record, first) : ""
         for line in measure.fit(title.isEmpty ? "—" : title, width: limit, maxLines: Int.max, ellipsis: plan.ellipsis) {
             try styled(line.text, Self.bold)
