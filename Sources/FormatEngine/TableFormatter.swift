@@ -63,7 +63,14 @@ public enum TableFormatter {
             rows += 1
         }
         profiler.sync(columns: table.columns)
-        if table.columns.isEmpty && rows == 0 {  // E4: empty input prints nothing
+        if table.columns.isEmpty {
+            // E4: empty input prints nothing. Rows with no fields at all (JSON `{}` or `[]`) are
+            // said in a note rather than drawn as blank lines.
+            if rows > 0 {
+                try out.write("(\(grouped(rows)) row\(rows == 1 ? "" : "s") with no fields)")
+                try out.newline()
+                try out.flush()
+            }
             result.warnings = table.warnings
             return result
         }

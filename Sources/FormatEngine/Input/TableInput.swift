@@ -23,6 +23,8 @@ public struct TableInput {
     var firstShortLine = 0
     var longRows = 0
     var firstLongLine = 0
+    /// JSON keys first seen after the columns were fixed, with the line.
+    var lateKeys: [(name: String, line: Int)] = []
     /// Fields that had no column to go in once the columns were fixed.
     public private(set) var droppedRows = 0
     var firstDroppedLine = 0
@@ -52,7 +54,7 @@ public struct TableInput {
             }
             self.choice = Choice(format: format, dialect: dialect)
         }
-        reader = try Self.makeReader(self.choice, stream: stream, name: sourceName)
+        reader = try Self.makeReader(self.choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
         if let names = reader.columnNames {
             columns = names
         } else if options.header {
@@ -67,12 +69,16 @@ public struct TableInput {
         }
     }
 
-    static func makeReader(_ choice: Choice, stream: InputStream, name: String) throws(InputError) -> any RecordReader {
+    /// The reader for a format. JSON found by extension or sniffing may turn out to be JSON Lines;
+    /// `-i json` insists on one document, `-i jsonl` on lines.
+    static func makeReader(_ choice: Choice, stream: InputStream, name: String, explicitJSON: Bool) throws(InputError) -> any RecordReader {
         switch choice.format {
         case .csv, .tsv:
             return CSVReader(stream: stream, dialect: choice.dialect ?? .csv(), sourceName: name)
-        case .json, .jsonl:
-            throw InputError(.malformed, "JSON input is not supported yet", source: name)
+        case .json:
+            return JSONReader(stream: stream, linesMode: explicitJSON ? false : nil, sourceName: name)
+        case .jsonl:
+            return JSONReader(stream: stream, linesMode: true, sourceName: name)
         }
     }
 
@@ -84,8 +90,13 @@ public struct TableInput {
     /// - Complexity: O(bytes of the row).
     public mutating func next(into record: inout Record) throws(InputError) -> Bool {
         guard try reader.read(into: &record) else { return false }
-        if let names = reader.columnNames, names.count != columns.count, columnsMayGrow {
-            columns = names
+        if let names = reader.columnNames, names.count != columns.count {
+            if columnsMayGrow {
+                columns = names
+            } else if names.count > columns.count + lateKeys.count {
+                // A key first seen after the layout was fixed (a pipe's window): said once per key.
+                for name in names[(columns.count + lateKeys.count)...] { lateKeys.append((name, record.line)) }
+            }
         }
         let count = record.count
         let checked = reader.columnNames == nil && (options.header || headerCount > 0)
@@ -120,7 +131,11 @@ public struct TableInput {
         if longRows > 0 {
             out.append("\(sourceName): \(Self.count(longRows, "row")) had more fields than the header (first on line \(firstLongLine)); extra fields shown as Column N")
         }
-        if droppedRows > 0 {
+        for (name, line) in lateKeys.prefix(20) {
+            out.append("\(sourceName): key \"\(name)\" first seen on line \(line) is not shown; use --window all")
+        }
+        if lateKeys.count > 20 { out.append("\(sourceName): \(lateKeys.count - 20) more keys first seen after the window are not shown; use --window all") }
+        if droppedRows > 0 && reader.columnNames == nil {
             out.append("\(sourceName): \(Self.count(droppedRows, "row")) read after sizing had more fields than the columns shown (first on line \(firstDroppedLine)); the extra fields are not shown; use --window all")
         }
         if stream.replacements > 0 {

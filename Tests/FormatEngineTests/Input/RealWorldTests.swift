@@ -196,7 +196,7 @@ struct RealWorldTests {
         }
     }
 
-    @Test("I4: real-world JSON and JSON Lines", .disabled("JSON reader lands in issue 3"))
+    @Test("I4: real-world JSON and JSON Lines")
     func json() throws {
         for c in Self.jsonCases {
             let bytes = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent(c.path)))

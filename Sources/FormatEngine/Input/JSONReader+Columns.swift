@@ -1,0 +1,134 @@
+extension JSONReader {
+    /// Every key seen, as a tree of *nodes* (a key under its parent object's node; top-level keys,
+    /// `Column N` and `Value` under the root, -1), and the columns made from them.
+    ///
+    /// Nodes are found by (parent, key bytes) in an open-addressing hash table (FNV-1a, linear
+    /// probing), so a key costs a hash and a compare, never a `String`. A node gets a column when a
+    /// cell is first written at it, named by its dotted path (`address.city`); nodes with the same
+    /// dotted name (`{"a":{"b":1}}` and `{"a.b":2}`) share that column. Each node remembers the last
+    /// row whose object had its key, to notice duplicate keys.
+    struct ColumnTable {
+        /// Column names in first-seen order.
+        private(set) var names: [String] = []
+        /// The column of each node, -1 while it has none.
+        private(set) var nodeColumn: [Int] = []
+        /// The row stamp of the last object member at each node.
+        var stamps: [Int] = []
+        /// Each node's parent node (-1 for the root).
+        private var parents: [Int] = []
+        private var hashes: [UInt64] = []
+        /// Node keys back to back in `arena`; node `n`'s key ends at `keyEnds[n]`.
+        private var arena: [UInt8] = []
+        private var keyEnds: [Int] = []
+        /// Node index + 1 in each slot, 0 for an empty slot; the count is a power of two.
+        private var slots: [Int32] = Array(repeating: 0, count: 64)
+        /// Columns by name, for nodes whose dotted names are the same.
+        private var columnsByName: [String: Int] = [:]
+
+        /// The node for `key` under `parent` (-1 for the root), added when new.
+        /// - Complexity: O(key length) on average.
+        mutating func node(parent: Int, key: UnsafeBufferPointer<UInt8>) -> Int {
+            let hash = Self.hash(parent: parent, key: key)
+            let mask = slots.count &- 1
+            var index = Int(truncatingIfNeeded: hash) & mask
+            while true {
+                let slot = Int(slots[index])
+                if slot == 0 { break }
+                let node = slot &- 1
+                if hashes[node] == hash && parents[node] == parent && keyEquals(node, key) { return node }
+                index = (index &+ 1) & mask
+            }
+            let node = keyEnds.count
+            arena.append(contentsOf: key)
+            keyEnds.append(arena.count)
+            parents.append(parent)
+            hashes.append(hash)
+            nodeColumn.append(-1)
+            stamps.append(0)
+            slots[index] = Int32(truncatingIfNeeded: node &+ 1)
+            if keyEnds.count &* 2 > slots.count { grow() }
+            return node
+        }
+
+        /// The node for a top-level name such as `Value` or `Column 3`.
+        mutating func node(named name: String) -> Int {
+            var name = name
+            return name.withUTF8 { node(parent: -1, key: $0) }
+        }
+
+        /// The column of `node`, made (or found by its dotted name) when it has none yet.
+        /// - Returns: the column, and whether it is new.
+        mutating func column(of node: Int) -> (column: Int, isNew: Bool) {
+            let known = nodeColumn[node]
+            if known >= 0 { return (known, false) }
+            let name = dottedName(of: node)
+            if let shared = columnsByName[name] {
+                nodeColumn[node] = shared
+                return (shared, false)
+            }
+            let column = names.count
+            names.append(name)
+            columnsByName[name] = column
+            nodeColumn[node] = column
+            return (column, true)
+        }
+
+        /// Whether `node` is `ancestor` or lies below it.
+        func isNode(_ node: Int, under ancestor: Int) -> Bool {
+            var current = node
+            while current >= 0 {
+                if current == ancestor { return true }
+                current = parents[current]
+            }
+            return false
+        }
+
+        /// `a.b.c`: the keys from the root down to `node`, joined with dots.
+        private func dottedName(of node: Int) -> String {
+            var chain: [Int] = []
+            var current = node
+            while current >= 0 {
+                chain.append(current)
+                current = parents[current]
+            }
+            var bytes: [UInt8] = []
+            for (depth, link) in chain.reversed().enumerated() {
+                if depth > 0 { bytes.append(UInt8(ascii: ".")) }
+                bytes.append(contentsOf: arena[keyRange(link)])
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        private func keyRange(_ node: Int) -> Range<Int> {
+            (node == 0 ? 0 : keyEnds[node &- 1])..<keyEnds[node]
+        }
+
+        private func keyEquals(_ node: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+            let range = keyRange(node)
+            guard range.count == key.count else { return false }
+            return arena.withUnsafeBufferPointer { bytes in
+                var k = 0
+                while k < key.count && bytes[range.lowerBound &+ k] == key[k] { k &+= 1 }
+                return k == key.count
+            }
+        }
+
+        private mutating func grow() {
+            var bigger = [Int32](repeating: 0, count: slots.count &* 2)
+            let mask = bigger.count &- 1
+            for node in 0..<keyEnds.count {
+                var index = Int(truncatingIfNeeded: hashes[node]) & mask
+                while bigger[index] != 0 { index = (index &+ 1) & mask }
+                bigger[index] = Int32(truncatingIfNeeded: node &+ 1)
+            }
+            slots = bigger
+        }
+
+        /// FNV-1a over the key, seeded with the parent.
+        static func hash(parent: Int, key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+            var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ (UInt64(bitPattern: Int64(parent &+ 1)) &* 0x9E37_79B9_7F4A_7C15)
+            for byte in key { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+            return hash
+        }
+    }
+}
