@@ -71,16 +71,7 @@ public final class MarkdownRenderer: Renderer {
 
     /// A cell's text: the unit taken out where the heading carries it, cut only under `--width`.
     private func value(_ record: Record, _ column: ColumnLayout, cut: Bool) -> String {
-        guard column.source < record.count else { return "" }
-        let text: String = record.bytes.withUnsafeBufferPointer { all in
-            let cell = UnsafeBufferPointer(rebasing: all[record.range(of: column.source)])
-            if column.stripUnit, let shape = NumberShape.parse(cell), shape.unit != nil {
-                var text = shape.detachedSign.map { String(UnicodeScalar(cell[$0])) } ?? ""
-                text += String(decoding: UnsafeBufferPointer(rebasing: cell[shape.number]), as: UTF8.self)
-                return text
-            }
-            return String(decoding: cell, as: UTF8.self)
-        }
+        let text = column.shownText(record)
         if text.isEmpty { return plan.nullText }
         if cut && column.numberParts == nil && measure.width(of: text) > column.width {
             cutCells += 1

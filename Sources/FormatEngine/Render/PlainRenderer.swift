@@ -258,14 +258,14 @@ public final class PlainRenderer: Renderer {
         let fields = plan.columns
         guard let first = fields.first else { return }
         let limit = plan.containerWidth ?? Int.max
-        let title = record.count > first.source ? displayText(record, first) : ""
+        let title = first.shownText(record)
         for line in measure.fit(title.isEmpty ? "—" : title, width: limit, maxLines: Int.max, ellipsis: plan.ellipsis) {
             try styled(line.text, Self.bold)
             try endLine()
         }
         for field in fields.dropFirst() {
             let labels = measure.fit(field.heading, width: plan.labelWidth, maxLines: Int.max, ellipsis: plan.ellipsis)
-            let value = field.source < record.count ? displayText(record, field) : ""
+            let value = field.shownText(record)
             let values = value.isEmpty ? [nullLine] : measure.fit(value, width: plan.valueWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis)
             for k in 0..<max(labels.count, values.count) {
                 let label = k < labels.count ? labels[k] : TextLine(text: "", width: 0)
@@ -274,19 +274,6 @@ public final class PlainRenderer: Renderer {
                 if k < values.count { try styled(values[k].text, value.isEmpty ? Self.dim : "") }
                 try endLine()
             }
-        }
-    }
-
-    /// A field's text as a list report shows it: a unit the label carries is taken out.
-    func displayText(_ record: Record, _ field: ColumnLayout) -> String {
-        record.bytes.withUnsafeBufferPointer { all in
-            let cell = UnsafeBufferPointer(rebasing: all[record.range(of: field.source)])
-            if field.stripUnit, let shape = NumberShape.parse(cell), shape.unit != nil {
-                var text = shape.detachedSign.map { String(UnicodeScalar(cell[$0])) } ?? ""
-                text += String(decoding: UnsafeBufferPointer(rebasing: cell[shape.number]), as: UTF8.self)
-                return text
-            }
-            return String(decoding: cell, as: UTF8.self)
         }
     }
 }

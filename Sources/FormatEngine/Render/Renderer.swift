@@ -36,3 +36,20 @@ public enum Renderers {
         }
     }
 }
+
+extension ColumnLayout {
+    /// A cell's text as shown outside the aligned table (list reports, Markdown): the column's
+    /// unit taken out where its heading carries it (C3), otherwise the text as written.
+    func shownText(_ record: Record) -> String {
+        guard source < record.count else { return "" }
+        return record.bytes.withUnsafeBufferPointer { all in
+            let cell = UnsafeBufferPointer(rebasing: all[record.range(of: source)])
+            if stripUnit, let shape = NumberShape.parse(cell), shape.unit != nil {
+                var text = shape.detachedSign.map { String(UnicodeScalar(cell[$0])) } ?? ""
+                text += String(decoding: UnsafeBufferPointer(rebasing: cell[shape.number]), as: UTF8.self)
+                return text
+            }
+            return String(decoding: cell, as: UTF8.self)
+        }
+    }
+}

@@ -124,4 +124,9 @@ struct SplitMix64: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A number in `0..<bound` (bound > 0).
+    mutating func below(_ bound: Int) -> Int {
+        Int(next() % UInt64(bound))
+    }
 }

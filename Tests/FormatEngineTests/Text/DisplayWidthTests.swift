@@ -210,7 +210,7 @@ struct DisplayWidthTests {
         #expect(measure([0xF4, 0x90, 0x80, 0x80], narrow) == 4, "beyond U+10FFFF")
         #expect(measure([0xF0, 0x9F, 0x98], narrow) == 3, "truncated emoji")
         #expect(measure([], narrow) == 0)
-        var rng = TextTestRandom(seed: 0xBAD_B17E5)
+        var rng = SplitMix64(seed: 0xBAD_B17E5)
         for _ in 0..<2000 {
             let bytes = (0..<Int(rng.next() % 24)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
             let width = measure(bytes, narrow)
@@ -309,27 +309,5 @@ enum WidthCorpus {
             bytes += buffer[0..<count]
         }
         return String(decoding: bytes, as: UTF8.self)
-    }
-}
-
-/// SplitMix64: a tiny deterministic generator for the Text stage's seeded property tests.
-struct TextTestRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
-    }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return mixed ^ (mixed >> 31)
-    }
-
-    /// A number in `0..<bound` (bound > 0).
-    mutating func below(_ bound: Int) -> Int {
-        Int(next() % UInt64(bound))
     }
 }
