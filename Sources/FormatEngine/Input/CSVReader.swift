@@ -61,6 +61,9 @@ public struct CSVReader {
     /// Bytes that interrupt a run in each state.
     let unquotedStops: [Bool]
     let quotedStops: [Bool]
+    /// The same as eight-byte patterns, for scanning a word at a time.
+    let delimiterPattern: UInt64
+    let backslashPattern: UInt64
 
     public init(stream: InputStream, dialect: Dialect, sourceName: String = "<stdin>") {
         self.stream = stream
@@ -77,6 +80,8 @@ public struct CSVReader {
         quoted[0x0A] = true
         quoted[0x0D] = true
         quotedStops = quoted
+        delimiterPattern = UInt64(dialect.delimiter) &* SWAR.ones
+        backslashPattern = dialect.backslashEscapes ? UInt64(UInt8(ascii: "\\")) &* SWAR.ones : SWAR.lineFeed
     }
 
     /// The position of the next unread byte.
@@ -133,6 +138,17 @@ public struct CSVReader {
                 }
             case .unquoted:
                 let runStart = p
+                // Eight bytes at a time to the first delimiter, line break or backslash (TSV).
+                while p &+ 8 <= end {
+                    let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
+                    let hits = SWAR.matches(word, delimiterPattern) | SWAR.matches(word, SWAR.lineFeed)
+                        | SWAR.matches(word, SWAR.carriageReturn) | SWAR.matches(word, backslashPattern)
+                    if hits != 0 {
+                        p &+= hits.trailingZeroBitCount >> 3
+                        break
+                    }
+                    p &+= 8
+                }
                 unquotedStops.withUnsafeBufferPointer { stops in
                     while p < end && !stops[Int(buffer[p])] { p &+= 1 }
                 }
@@ -172,6 +188,15 @@ public struct CSVReader {
                 state = .unquoted
             case .quoted:
                 let runStart = p
+                while p &+ 8 <= end {
+                    let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
+                    let hits = SWAR.matches(word, SWAR.quote) | SWAR.matches(word, SWAR.lineFeed) | SWAR.matches(word, SWAR.carriageReturn)
+                    if hits != 0 {
+                        p &+= hits.trailingZeroBitCount >> 3
+                        break
+                    }
+                    p &+= 8
+                }
                 quotedStops.withUnsafeBufferPointer { stops in
                     while p < end && !stops[Int(buffer[p])] { p &+= 1 }
                 }
@@ -237,4 +262,21 @@ public struct CSVReader {
 extension InputStream {
     /// The stream offset of buffer index `index`.
     func base(of index: Int) -> Int { offset &- pos &+ index }
+}
+
+/// Byte searches eight bytes at a time in a `UInt64` ("SIMD within a register").
+enum SWAR {
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+    static let highBits: UInt64 = 0x8080_8080_8080_8080
+    static let lineFeed: UInt64 = 0x0A * ones
+    static let carriageReturn: UInt64 = 0x0D * ones
+    static let quote: UInt64 = 0x22 * ones
+
+    /// A word whose lowest set bit is the high bit of the first byte of `word` equal to the byte
+    /// repeated in `pattern` (bits above it may be false positives); 0 when no byte is equal.
+    @inline(__always)
+    static func matches(_ word: UInt64, _ pattern: UInt64) -> UInt64 {
+        let x = word ^ pattern
+        return (x &- ones) & ~x & highBits
+    }
 }

@@ -36,10 +36,9 @@ public final class InputStream {
 
     /// How many invalid sequences were replaced with U+FFFD.
     public private(set) var replacements = 0
-    /// The line (1-based) of the first replacement, 0 if none.
-    public private(set) var firstReplacementLine = 0
-    private var lineFeedsBefore = 0
-    private var carriageReturnsBefore = 0
+    /// Offset in the decoded stream of the first replacement, nil if none. (A reader, which
+    /// counts lines anyway, turns it into a line: see `TableInput`.)
+    public private(set) var firstReplacementOffset: Int?
 
     /// - Parameters:
     ///   - source: where bytes come from.
@@ -164,13 +163,12 @@ public final class InputStream {
         let start = end
         var i = end
         let limit = filled
-        // Fast path: eight ASCII bytes at a time.
-        while i &+ 8 <= limit {
-            let word = UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self)
-            if word & 0x8080_8080_8080_8080 != 0 { break }
-            i &+= 8
-        }
         while i < limit {
+            // Fast path: eight ASCII bytes at a time, again after every multibyte sequence.
+            while i &+ 8 <= limit && UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i &+= 8
+            }
+            if i >= limit { break }
             if storage[i] < 0x80 { i &+= 1; continue }
             switch UTF8Check.sequence(storage, i, limit) {
             case .valid(let length):
@@ -180,7 +178,6 @@ public final class InputStream {
                     repair(from: start, at: i)
                     return
                 }
-                countLines(start, i)
                 end = i
                 return
             case .invalid:
@@ -188,19 +185,11 @@ public final class InputStream {
                 return
             }
         }
-        countLines(start, i)
         end = i
     }
 
     /// Rewrites `storage[at..<filled]` with every invalid sequence replaced by U+FFFD.
     private func repair(from start: Int, at first: Int) {
-        if replacements == 0 {
-            var lf = lineFeedsBefore, cr = carriageReturnsBefore
-            for k in start..<first {
-                if storage[k] == 0x0A { lf += 1 } else if storage[k] == 0x0D { cr += 1 }
-            }
-            firstReplacementLine = (lf > 0 ? lf : cr) + 1
-        }
         var out: [UInt8] = []
         out.reserveCapacity(filled - first + 16)
         var i = first
@@ -217,12 +206,12 @@ public final class InputStream {
                     pendingFrom = i
                     break scan
                 }
+                noteReplacement(at: first + out.count)
                 out.append(contentsOf: [0xEF, 0xBF, 0xBD])
-                replacements += 1
                 i += max(1, validPrefix)
             case .invalid(let validPrefix):
+                noteReplacement(at: first + out.count)
                 out.append(contentsOf: [0xEF, 0xBF, 0xBD])
-                replacements += 1
                 i += max(1, validPrefix)
             }
         }
@@ -233,18 +222,6 @@ public final class InputStream {
         filled = first + out.count
         end = filled
         for byte in tail { storage[filled] = byte; filled += 1 }
-    }
-
-    private func countLines(_ from: Int, _ to: Int) {
-        guard replacements == 0 else { return }
-        var lf = 0, cr = 0
-        for k in from..<to {
-            let b = storage[k]
-            lf &+= b == 0x0A ? 1 : 0
-            cr &+= b == 0x0D ? 1 : 0
-        }
-        lineFeedsBefore += lf
-        carriageReturnsBefore += cr
     }
 
     // MARK: - Transcoding
@@ -284,11 +261,11 @@ public final class InputStream {
                     } else if !sourceEnded {
                         break  // wait for the low surrogate
                     }
-                    noteReplacement(out)
+                    noteReplacement(at: filled + out.count)
                     appendScalar(0xFFFD, to: &out)
                     i += 2
                 } else if u >= 0xDC00 && u < 0xE000 {
-                    noteReplacement(out)
+                    noteReplacement(at: filled + out.count)
                     appendScalar(0xFFFD, to: &out)
                     i += 2
                 } else {
@@ -297,7 +274,7 @@ public final class InputStream {
                 }
             }
             if sourceEnded && i < raw.count {  // an odd byte at the end
-                noteReplacement(out)
+                noteReplacement(at: filled + out.count)
                 appendScalar(0xFFFD, to: &out)
                 i = raw.count
             }
@@ -309,19 +286,12 @@ public final class InputStream {
             if let address = buffer.baseAddress { (storage + filled).update(from: address, count: buffer.count) }
         }
         filled += out.count
-        if replacements == 0 { countLines(end, filled) }
         end = filled
     }
 
-    private func noteReplacement(_ pendingOutput: [UInt8]) {
-        if replacements == 0 {
-            countLines(end, filled)
-            var lf = lineFeedsBefore, cr = carriageReturnsBefore
-            for b in pendingOutput {
-                if b == 0x0A { lf += 1 } else if b == 0x0D { cr += 1 }
-            }
-            firstReplacementLine = (lf > 0 ? lf : cr) + 1
-        }
+    /// Counts a replacement at `index` in `storage`, keeping where the first one was.
+    private func noteReplacement(at index: Int) {
+        if replacements == 0 { firstReplacementOffset = base + index }
         replacements += 1
     }
 

@@ -17,7 +17,7 @@ public struct SourcePosition: Sendable, Equatable, CustomStringConvertible {
 /// buffers have grown to the widest row.
 public struct Record: Sendable {
     /// The UTF-8 bytes of all fields, one after another, already unquoted and unescaped.
-    public var bytes: [UInt8] = []
+    public var bytes = ByteArray()
     /// `ends[i]` is the offset in `bytes` just past field `i`.
     public var ends: [Int] = []
     /// The line the record starts on (1-based).

@@ -23,6 +23,8 @@ public struct TableInput {
     var firstShortLine = 0
     var longRows = 0
     var firstLongLine = 0
+    /// The line of the record holding the first U+FFFD replacement (0 until it is read).
+    var replacementLine = 0
     /// JSON keys first seen after the columns were fixed, with the line.
     var lateKeys: [(name: String, line: Int)] = []
     /// Fields that had no column to go in once the columns were fixed.
@@ -65,6 +67,7 @@ public struct TableInput {
                     return name.isEmpty ? "Column \(i + 1)" : name
                 }
                 headerCount = header.count
+                noteReplacement(in: header)
             }
         }
     }
@@ -90,6 +93,7 @@ public struct TableInput {
     /// - Complexity: O(bytes of the row).
     public mutating func next(into record: inout Record) throws(InputError) -> Bool {
         guard try reader.read(into: &record) else { return false }
+        noteReplacement(in: record)
         if let names = reader.columnNames, names.count != columns.count {
             if columnsMayGrow {
                 columns = names
@@ -122,6 +126,14 @@ public struct TableInput {
         return true
     }
 
+    /// Finds the line of the first replaced byte: the stream knows where it is, the reader which
+    /// record the bytes up to here belong to.
+    private mutating func noteReplacement(in record: Record) {
+        if replacementLine == 0, let offset = stream.firstReplacementOffset, offset < stream.offset {
+            replacementLine = max(1, record.line)
+        }
+    }
+
     /// Warnings about the input, for stderr (each at most once, with a count and the first line).
     public var warnings: [String] {
         var out: [String] = []
@@ -139,7 +151,7 @@ public struct TableInput {
             out.append("\(sourceName): \(Self.count(droppedRows, "row")) read after sizing had more fields than the columns shown (first on line \(firstDroppedLine)); the extra fields are not shown; use --window all")
         }
         if stream.replacements > 0 {
-            out.append("\(sourceName): invalid \(stream.encoding == .utf8 ? "UTF-8" : stream.encoding.rawValue) replaced with U+FFFD (\(Self.count(stream.replacements, "time")), first on line \(stream.firstReplacementLine)); try --encoding latin1 or cp1252")
+            out.append("\(sourceName): invalid \(stream.encoding == .utf8 ? "UTF-8" : stream.encoding.rawValue) replaced with U+FFFD (\(Self.count(stream.replacements, "time"))\(replacementLine > 0 ? ", first on line \(replacementLine)" : "")); try --encoding latin1 or cp1252")
         }
         out.append(contentsOf: reader.warnings)
         return out

@@ -27,6 +27,8 @@ public struct ColumnProfile: Sendable, Equatable {
     public var unit: [UInt8]?
     public var unitBefore = false
     public var unitConsistent = true
+    /// Set once a cell showed the column can only be text: later cells are only measured.
+    public var settledText = false
     /// The widest run of non-space text (the narrowest a wrapped column can be without breaking words).
     public var longestWord = 0
 
@@ -113,6 +115,7 @@ extension ColumnProfile {
             empties += 1
             return
         }
+        if settledText { return }  // its type can no longer change (C1): skip the parsing
         if CellKind.isNullWord(cell) {
             if width > nullWidth { nullWidth = width }
             return
@@ -143,6 +146,7 @@ extension ColumnProfile {
             return
         }
         if CellKind.isDate(cell) { dates += 1 } else if CellKind.isBoolean(cell) { booleans += 1 }
+        settledText = values > numbers && values > dates && values > booleans
     }
 
     /// The widest space-separated word of a cell (the whole width when it has no space).

@@ -26,8 +26,10 @@ extension PlainRenderer {
                 return
             }
         }
-        let width = measure.width(utf8: cell)
-        if width <= column.width && !Sanitize.needsEscaping(utf8: cell) {
+        // Plain ASCII (the common cell) is measured by its length and needs no escaping.
+        let ascii = DisplayWidth.printableASCIIWidth(cell)
+        let width = ascii ?? measure.width(utf8: cell)
+        if width <= column.width && (ascii != nil || !Sanitize.needsEscaping(utf8: cell)) {
             if column.alignment == .right {
                 out.pad(column.width - width)
                 try out.write(cell)

@@ -54,6 +54,7 @@ public struct DisplayWidth: Sendable {
     /// - Returns: The display width in columns.
     /// - Complexity: O(n), without allocating; O(log t) table search per non-ASCII scalar.
     public func width(utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        if let ascii = Self.printableASCIIWidth(utf8) { return ascii }
         guard let base = utf8.baseAddress else { return 0 }
         let count = utf8.count
         let raw = UnsafeRawPointer(base)
@@ -95,6 +96,26 @@ public struct DisplayWidth: Sendable {
             state.add(scalar.value)
         }
         return state.total
+    }
+
+    /// The width of text made only of printable ASCII (one column a byte, nothing to escape), or
+    /// nil when any byte is something else. Eight bytes at a time; the common cell's whole check.
+    /// - Complexity: O(bytes), no allocation.
+    @inline(__always)
+    public static func printableASCIIWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = utf8.count
+        guard let base = utf8.baseAddress else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        while index &+ 8 <= count {
+            if !TextBytes.allPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return nil }
+            index &+= 8
+        }
+        while index < count {
+            if base[index] &- 0x20 >= 0x5F { return nil }
+            index &+= 1
+        }
+        return count
     }
 
     /// The width of a printable (non-control) code point: 0, 1 or 2.

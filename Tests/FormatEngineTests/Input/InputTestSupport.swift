@@ -62,7 +62,14 @@ enum InputTestKit {
         }
         out.encoding = stream.encoding
         out.replacements = stream.replacements
-        out.firstReplacementLine = stream.firstReplacementLine
+        // The line of the first replacement: line breaks (LF, or CR in a CR-only text) before its
+        // offset in the decoded bytes, plus one.
+        if let offset = stream.firstReplacementOffset {
+            let before = out.bytes[0..<min(offset, out.bytes.count)]
+            let lf = before.filter { $0 == 0x0A }.count
+            let cr = before.filter { $0 == 0x0D }.count
+            out.firstReplacementLine = (lf > 0 ? lf : cr) + 1
+        }
         return out
     }
 
