@@ -90,13 +90,17 @@ public struct ColumnProfiler {
     public mutating func add(_ record: Record) {
         rows += 1
         let count = min(record.count, profiles.count)
-        record.bytes.withUnsafeBufferPointer { all in
-            var start = 0
-            for i in 0..<count {
-                let end = record.ends[i]
-                let cell = UnsafeBufferPointer(rebasing: all[start..<end])
-                start = end
-                profiles[i].note(cell, measure: measure, trackWords: trackWords)
+        let measure = measure, trackWords = trackWords
+        profiles.withUnsafeMutableBufferPointer { columns in
+            record.ends.withUnsafeBufferPointer { ends in
+                record.bytes.withUnsafeBufferPointer { all in
+                    var start = 0
+                    for i in 0..<count {
+                        let end = ends[i]
+                        columns[i].note(UnsafeBufferPointer(rebasing: all[start..<end]), measure: measure, trackWords: trackWords)
+                        start = end
+                    }
+                }
             }
         }
     }
@@ -105,7 +109,20 @@ public struct ColumnProfiler {
 extension ColumnProfile {
     /// Takes one cell into account.
     mutating func note(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
-        let width = measure.width(utf8: cell)
+        if settledText && !trackWords {
+            // Only the widest cell matters now. Without escapes a cell is never wider than its
+            // byte count, so one no longer than the widest so far need not be measured.
+            if cell.isEmpty {
+                empties += 1
+            } else if let ascii = DisplayWidth.printableASCIIWidth(cell) {
+                if ascii > width { width = ascii }
+            } else if cell.count > width || Sanitize.needsEscaping(utf8: cell) {
+                let measured = measure.width(utf8: cell)
+                if measured > width { width = measured }
+            }
+            return
+        }
+        let width = DisplayWidth.printableASCIIWidth(cell) ?? measure.width(utf8: cell)
         if width > self.width { self.width = width }
         if trackWords {
             let word = Self.longestWord(cell, width: width, measure: measure)
@@ -121,6 +138,11 @@ extension ColumnProfile {
             return
         }
         values += 1
+        // A column of dates so far: try the date first (it would fail the number parse anyway).
+        if dates == values &- 1 && dates > 0 && CellKind.isDate(cell) {
+            dates += 1
+            return
+        }
         if let shape = NumberShape.parse(cell) {
             numbers += 1
             // As written: the part before the separator, measured (a prefix may be € or £).

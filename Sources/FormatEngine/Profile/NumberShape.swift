@@ -16,6 +16,35 @@ public struct NumberShape: Sendable, Equatable {
     /// Parses a cell; nil when it is not a number, a percentage or a quantity.
     /// - Complexity: O(bytes).
     public static func parse(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {
+        // Fast path for the common forms, `-12` and `12.50`; everything else takes the full parse.
+        let n = c.count
+        var i = 0
+        if n > 0 && c[0] == UInt8(ascii: "-") { i = 1 }
+        let digitsStart = i
+        while i < n && c[i] &- 0x30 <= 9 { i &+= 1 }
+        let digits = i &- digitsStart
+        if digits > 0 && (digits == 1 || c[digitsStart] != UInt8(ascii: "0")) {
+            if i == n { return NumberShape(kind: .integer, detachedSign: nil, number: 0..<n, point: n, unit: nil) }
+            var point = i
+            var kind = CellKind.integer
+            if c[i] == UInt8(ascii: "."), i &+ 1 < n, c[i &+ 1] &- 0x30 <= 9 {
+                point = i
+                i &+= 1
+                while i < n && c[i] &- 0x30 <= 9 { i &+= 1 }
+                if i == n { return NumberShape(kind: .decimal, detachedSign: nil, number: 0..<n, point: point, unit: nil) }
+                kind = .decimal
+            }
+            if c[i] == UInt8(ascii: "%") && i &+ 1 == n {  // 12.5%: the % stays in the cell (C3)
+                return NumberShape(kind: .percent, detachedSign: nil, number: 0..<i, point: kind == .integer ? i : point, unit: nil)
+            }
+        } else if digits > 1 {
+            return nil  // 007, 02134: an identifier
+        }
+        return parseFully(c)
+    }
+
+    /// The full grammar: signs, currency before or after, grouping, decimal comma, exponent, units.
+    static func parseFully(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {
         let n = c.count
         var i = 0
         var sign: Int?
@@ -43,6 +72,9 @@ public struct NumberShape: Sendable, Equatable {
         while i < n && c[i] &- 0x30 <= 9 { i += 1 }
         let intDigits = i - intStart
         if intDigits > 1 && c[intStart] == UInt8(ascii: "0") { return nil }  // 007, 02134: an identifier
+        if i == n && intDigits > 0 && currency == 0 {  // the common case: a plain integer
+            return NumberShape(kind: .integer, detachedSign: nil, number: numberStart..<n, point: n - numberStart, unit: nil)
+        }
         var grouped = false
         func isDigit(_ k: Int) -> Bool { k < n && c[k] &- 0x30 <= 9 }
         if intDigits >= 1 && intDigits <= 3 && !(intDigits == 1 && c[intStart] == UInt8(ascii: "0")) {
@@ -95,6 +127,9 @@ public struct NumberShape: Sendable, Equatable {
         if suffixCurrency > 0 && i + suffixCurrency == n {
             return NumberShape(kind: .quantity, detachedSign: nil, number: numberStart..<numberEnd, point: point, unit: unitStart..<n)
         }
+        // Cheap checks first (a date's `-03-01` ends here), then the list of unit words.
+        guard n - unitStart <= 6, unitStart < n, c[unitStart] != UInt8(ascii: "/") else { return nil }
+        for k in unitStart..<n where !isUnitByte(c[k]) && c[k] &- 0x30 > 9 { return nil }
         guard Units.isKnown(UnsafeBufferPointer(rebasing: c[unitStart..<n])) else { return nil }
         return NumberShape(kind: .quantity, detachedSign: nil, number: numberStart..<numberEnd, point: point, unit: unitStart..<n)
     }

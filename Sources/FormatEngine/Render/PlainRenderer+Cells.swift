@@ -1,3 +1,25 @@
+/// What drawing a cell needs of its column, without the heading: a trivial value, so the row loop
+/// copies no strings and counts no references.
+struct CellSlot {
+    var source: Int
+    var width: Int
+    var right: Bool
+    var numeric: Bool
+    var integer: Int
+    var fraction: Int
+    var stripUnit: Bool
+
+    init(_ column: ColumnLayout) {
+        source = column.source
+        width = column.width
+        right = column.alignment == .right
+        numeric = column.numberParts != nil
+        integer = column.numberParts?.integer ?? 0
+        fraction = column.numberParts?.fraction ?? 0
+        stripUnit = column.stripUnit
+    }
+}
+
 extension PlainRenderer {
     // MARK: - Cells
 
@@ -7,30 +29,31 @@ extension PlainRenderer {
     }
 
     /// One cell on one line.
-    func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: ColumnLayout) throws(OutputError) {
+    func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot) throws(OutputError) {
         if cell.isEmpty {
-            try place(nullLine, in: column, code: Self.dim)
+            try place(nullLine, width: column.width, right: column.right, code: Self.dim)
             return
         }
-        if let parts = column.numberParts, let shape = NumberShape.parse(cell) {
-            let number = numberLayout(cell, shape, column)
+        // Plain ASCII (the common cell) is measured by its length and needs no escaping.
+        let ascii = DisplayWidth.printableASCIIWidth(cell)
+        if column.numeric, let shape = NumberShape.parse(cell) {
+            let number = numberLayout(cell, shape, stripUnit: column.stripUnit, ascii: ascii)
             if number.integer + number.fraction <= column.width {
-                out.pad(column.width - parts.integer - parts.fraction + (parts.integer - number.integer))
+                out.pad(column.width - column.integer - column.fraction + (column.integer - number.integer))
                 if number.stripped {
                     if let sign = shape.detachedSign { try out.write(byte: cell[sign]) }
                     try out.write(UnsafeBufferPointer(rebasing: cell[shape.number]))
                 } else {
                     try out.write(cell)
                 }
-                out.pad(parts.fraction - number.fraction)
+                out.pad(column.fraction - number.fraction)
                 return
             }
         }
-        // Plain ASCII (the common cell) is measured by its length and needs no escaping.
-        let ascii = DisplayWidth.printableASCIIWidth(cell)
-        let width = ascii ?? measure.width(utf8: cell)
-        if width <= column.width && (ascii != nil || !Sanitize.needsEscaping(utf8: cell)) {
-            if column.alignment == .right {
+        var escapes = false
+        let width = ascii ?? measure.width(utf8: cell, escapes: &escapes)
+        if width <= column.width && !escapes {
+            if column.right {
                 out.pad(column.width - width)
                 try out.write(cell)
             } else {
@@ -42,29 +65,34 @@ extension PlainRenderer {
         if width > column.width { cutCells += 1 }
         let text = String(decoding: cell, as: UTF8.self)
         let line = measure.fit(text, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
-        try place(line, in: column)
+        try place(line, width: column.width, right: column.right)
     }
 
     /// How a number sits: the widths before and from its decimal separator, unit out or in.
-    func numberLayout(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape, _ column: ColumnLayout) -> (integer: Int, fraction: Int, stripped: Bool) {
-        if column.stripUnit && shape.unit != nil {
+    func numberLayout(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape, stripUnit: Bool, ascii: Int? = nil) -> (integer: Int, fraction: Int, stripped: Bool) {
+        if stripUnit && shape.unit != nil {
             let sign = shape.detachedSign == nil ? 0 : 1
             return (sign + shape.point, shape.number.count - shape.point, true)
         }
-        let width = measure.width(utf8: cell)
         let pointByte = shape.number.lowerBound + shape.point
+        if let ascii { return (pointByte, ascii - pointByte, false) }  // one column a byte
+        let width = measure.width(utf8: cell)
         let before = pointByte == cell.count ? width : measure.width(utf8: UnsafeBufferPointer(rebasing: cell[0..<pointByte]))
         return (before, width - before, false)
     }
 
     /// Puts a line of display text in a column, aligned, in an ANSI style if `code` is given.
-    func place(_ line: TextLine, in column: ColumnLayout, code: String = "") throws(OutputError) {
-        if column.alignment == .right {
-            out.pad(column.width - line.width)
+    func place(_ line: TextLine, in column: borrowing ColumnLayout, code: String = "") throws(OutputError) {
+        try place(line, width: column.width, right: column.alignment == .right, code: code)
+    }
+
+    func place(_ line: TextLine, width: Int, right: Bool, code: String = "") throws(OutputError) {
+        if right {
+            out.pad(width - line.width)
             try styled(line.text, code)
         } else {
             try styled(line.text, code)
-            out.pad(column.width - line.width)
+            out.pad(width - line.width)
         }
     }
 
@@ -91,7 +119,7 @@ extension PlainRenderer {
                 continue
             }
             if let parts = column.numberParts, let shape = NumberShape.parse(cell) {
-                let number = numberLayout(cell, shape, column)
+                let number = numberLayout(cell, shape, stripUnit: column.stripUnit)
                 if number.integer + number.fraction <= column.width {
                     var text = ""
                     if number.stripped {

@@ -16,8 +16,11 @@ public final class PlainRenderer: Renderer {
     /// Cells that had to be cut (wider than their column).
     public internal(set) var cutCells = 0
     let nullLine: TextLine
-    /// The columns of the table being drawn.
-    var columns: [ColumnLayout]
+    /// The columns of the table being drawn, and what the row loop needs of them.
+    var columns: [ColumnLayout] {
+        didSet { slots = columns.map(CellSlot.init) }
+    }
+    var slots: [CellSlot]
     /// Whether anything was drawn yet (blocks, bands and groups are separated by a blank line).
     private var started = false
     private var groupsDrawn = 0
@@ -39,6 +42,7 @@ public final class PlainRenderer: Renderer {
         self.ansi = ansi
         self.zebra = zebra && ansi
         self.columns = plan.columns
+        self.slots = plan.columns.map(CellSlot.init)
         nullLine = TextLine(text: Sanitize.visible(plan.nullText), width: measure.width(of: plan.nullText))
     }
 
@@ -160,9 +164,11 @@ public final class PlainRenderer: Renderer {
                 return
             }
             try lineStart()
-            for (k, column) in columns.enumerated() {
-                if k > 0 { try between() }
-                try cell(field(record, all, column.source), in: column)
+            try slots.withUnsafeBufferPointer { (slots) throws(OutputError) in
+                for k in 0..<slots.count {
+                    if k > 0 { try between() }
+                    try cell(field(record, all, slots[k].source), in: slots[k])
+                }
             }
             if striped { out.flushPadding() }
             try lineEnd()
@@ -229,7 +235,7 @@ public final class PlainRenderer: Renderer {
             if k > 0 { try between() }
             if let text = cells[k] {
                 var bytes = Array(text.utf8)
-                try bytes.withUnsafeMutableBufferPointer { (buffer) throws(OutputError) in try cell(UnsafeBufferPointer(buffer), in: column) }
+                try bytes.withUnsafeMutableBufferPointer { (buffer) throws(OutputError) in try cell(UnsafeBufferPointer(buffer), in: CellSlot(column)) }
             } else if k == 0 {
                 try place(measure.fit(label, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0), in: column, code: Self.bold)
             } else {

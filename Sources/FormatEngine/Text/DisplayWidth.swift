@@ -54,6 +54,12 @@ public struct DisplayWidth: Sendable {
     /// - Returns: The display width in columns.
     /// - Complexity: O(n), without allocating; O(log t) table search per non-ASCII scalar.
     public func width(utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        var escapes = false
+        return width(utf8: utf8, escapes: &escapes)
+    }
+
+    /// The width, and whether any scalar is a control that prints as an escape (one scan for both).
+    public func width(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
         if let ascii = Self.printableASCIIWidth(utf8) { return ascii }
         guard let base = utf8.baseAddress else { return 0 }
         let count = utf8.count
@@ -77,6 +83,7 @@ public struct DisplayWidth: Sendable {
                 continue
             }
             let (value, length) = TextBytes.scalar(in: base, at: index, count: count)
+            if Sanitize.isControl(value) { escapes = true }
             state.add(value)
             index += length
         }
