@@ -53,14 +53,28 @@ public enum TableFormatter {
         var profiler = ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1)
         var held: [Record] = []
         var rows = 0
-        while window.map({ rows < $0 }) ?? true, next(&table, &record, &result) {
-            profiler.sync(columns: table.columns)
-            if holdAll || !twoPass {
-                held.append(record)
-            } else if rows < limit {
-                profiler.add(record)
+        if twoPass {
+            // A file: its rows are read on a second thread while this one sizes them.
+            let pipeline = RowPipeline(table)
+            try pipeline.consume(maxRows: Int.max) { batch in
+                profiler.sync(columns: batch.columns)
+                for r in 0..<batch.count {
+                    if rows < limit { profiler.add(batch.records[r]) }
+                    rows += 1
+                }
+                if let error = batch.error, result.error == nil { result.error = error }
             }
-            rows += 1
+            table = pipeline.table
+        } else {
+            while window.map({ rows < $0 }) ?? true, next(&table, &record, &result) {
+                profiler.sync(columns: table.columns)
+                if holdAll || !twoPass {
+                    held.append(record)
+                } else if rows < limit {
+                    profiler.add(record)
+                }
+                rows += 1
+            }
         }
         profiler.sync(columns: table.columns)
         if table.columns.isEmpty {
@@ -194,21 +208,25 @@ public enum TableFormatter {
                 drawn += 1
             }
         case .file(let count):
+            // The file again, read on a second thread while this one draws.
             let readError = result.error
+            let again: TableInput
             do {
-                var again = try TableInput(input, options: options, choice: table.choice)
-                while drawn < min(count, limit), next(&again, &record, &result) {
-                    try draw(record)
+                again = try TableInput(input, options: options, choice: table.choice)
+            } catch {
+                if result.error == nil { result.error = error }
+                return
+            }
+            let pipeline = RowPipeline(again)
+            var secondError: InputError?
+            try pipeline.consume(maxRows: min(count, limit)) { (batch) throws(OutputError) in
+                for r in 0..<batch.count {
+                    try draw(batch.records[r])
                     drawn += 1
                 }
-            } catch let error as InputError {
-                if result.error == nil { result.error = error }
-            } catch let error as OutputError {
-                throw error
-            } catch {
-                throw .failed("\(error)")
+                if let error = batch.error, secondError == nil { secondError = error }
             }
-            if readError != nil { result.error = readError }
+            result.error = readError ?? secondError
         case .stream(let window):
             for row in window.prefix(limit) {
                 try draw(row)
