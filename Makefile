@@ -26,6 +26,10 @@ fixtures:
 	TABLEFMT_RECORD=1 $(SWIFT) test -j $(JOBS) --filter Golden || true
 	@echo "Recorded. Read every changed expected.* file (git diff Fixtures) before committing."
 
+## bench: tablefmt against the installed peers on generated data (never committed), see docs/BENCHMARKS.md
+bench: build
+	TABLEFMT_BIN="$(RELEASE_BIN)" bash scripts/bench.sh
+
 ## install: the release binary into $(PREFIX)/bin
 install: build
 	install -d $(DESTDIR)$(PREFIX)/bin

@@ -1,0 +1,335 @@
+#!/usr/bin/env bash
+# make bench — tablefmt against its peers on the same files in the same run (issue 7, SPEC P).
+#
+# Needs Bash, coreutils and python3; GNU time (/usr/bin/time) for peak memory. Installs nothing:
+# a missing peer is skipped with the command that installs it.
+#
+# Environment (all optional):
+#   TABLEFMT_BIN          the binary to measure   (default: $(swift build -c release --show-bin-path)/tablefmt)
+#   BENCH_DIR             generated data, never committed (default: <repo>/.bench-data, self-ignored)
+#   BENCH_GEN             the generator           (default: <repo>/../shared/bench/gen.py)
+#   BENCH_RUNS            whole-process runs per tool and input, median taken (default 5)
+#   BENCH_SLOW_AFTER      a tool whose first run takes longer than this many seconds ...  (default 5)
+#   BENCH_SLOW_RUNS       ... gets this many runs instead                                (default 3)
+#   BENCH_SLOW_LIMIT      a first run longer than this many seconds is the only run     (default 60)
+#   BENCH_STARTUP_RUNS    runs for the start-up median on the 3-row file                (default 50)
+#   BENCH_LATENCY_TIMEOUT seconds to wait for the first output line on a pipe            (default 10)
+#   BENCH_INPUTS          which inputs (default: "csv-100k csv-1m ndjson-1m json-1m")
+#   BENCH_PEERS           which peers  (default: "mlr csvtool sqlite3 column awk")
+set -u -o pipefail
+export LC_NUMERIC=C   # printf's decimal point
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$REPO" || exit 1
+BENCH_DIR=${BENCH_DIR:-$REPO/.bench-data}
+BENCH_GEN=${BENCH_GEN:-$REPO/../shared/bench/gen.py}
+RUNS=${BENCH_RUNS:-5}
+SLOW_AFTER=${BENCH_SLOW_AFTER:-5}
+SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
+SLOW_LIMIT=${BENCH_SLOW_LIMIT:-60}
+STARTUP_RUNS=${BENCH_STARTUP_RUNS:-50}
+LAT_TIMEOUT=${BENCH_LATENCY_TIMEOUT:-10}
+INPUTS=${BENCH_INPUTS:-csv-100k csv-1m ndjson-1m json-1m}
+PEERS=${BENCH_PEERS:-mlr csvtool sqlite3 column awk}
+TF_ARGS=(-w 0 --layout table)
+TIME=/usr/bin/time
+LATENCY_PY="$REPO/scripts/bench-latency.py"
+
+die() { echo "bench: $*" >&2; exit 1; }
+note() { echo "bench: $*" >&2; }
+has_peer() { [[ " $PEERS " == *" $1 "* ]]; }
+
+# ---------------------------------------------------------------- the binary
+if [[ -z "${TABLEFMT_BIN:-}" ]]; then
+    bin_dir=$(swift build -c release --show-bin-path 2>/dev/null) || die "swift build --show-bin-path failed; set TABLEFMT_BIN"
+    TABLEFMT_BIN="$bin_dir/tablefmt"
+fi
+[[ -x "$TABLEFMT_BIN" ]] || die "no binary at $TABLEFMT_BIN (run 'make build', or set TABLEFMT_BIN)"
+command -v python3 >/dev/null || die "python3 is required"
+
+# ---------------------------------------------------------------- peers present?
+INSTALL_HINT="apt-get install miller csvtool sqlite3 time hyperfine"
+declare -A PEER_PKG=([mlr]=miller [csvtool]=csvtool [sqlite3]=sqlite3 [column]=bsdextrautils [awk]=mawk)
+missing=()
+for p in $PEERS; do
+    command -v "$p" >/dev/null || missing+=("$p (${PEER_PKG[$p]:-?})")
+done
+HAVE_TIME=1
+if [[ ! -x $TIME ]]; then
+    HAVE_TIME=0
+    note "/usr/bin/time is missing: peak memory is not measured (apt-get install time)"
+fi
+if ((${#missing[@]})); then
+    note "not installed, skipped: ${missing[*]} — install with: $INSTALL_HINT"
+fi
+
+# ---------------------------------------------------------------- data
+mkdir -p "$BENCH_DIR" || die "cannot create $BENCH_DIR"
+# The folder ignores itself, so it is never committed wherever it lives.
+[[ -f "$BENCH_DIR/.gitignore" ]] || printf '*\n' > "$BENCH_DIR/.gitignore"
+
+generate() {  # generate SIZES FILE... : run gen.py unless every FILE exists (atomic: tmp dir, then move)
+    local sizes=$1; shift
+    local f need=0
+    for f in "$@"; do [[ -s "$BENCH_DIR/$f" ]] || need=1; done
+    ((need)) || return 0
+    [[ -f "$BENCH_GEN" ]] || die "generator not found: $BENCH_GEN (set BENCH_GEN)"
+    local tmp="$BENCH_DIR/.gen-tmp"
+    rm -rf "$tmp"
+    note "generating rows $sizes into $BENCH_DIR ..."
+    python3 "$BENCH_GEN" --out "$tmp" --sizes "$sizes" >&2 || die "gen.py failed"
+    mv -f "$tmp"/* "$BENCH_DIR"/ && rmdir "$tmp"
+}
+generate 100000,1000000 rows_100k.csv rows_1m.csv rows_1m.ndjson rows_1m.json
+generate 3 rows_3.csv
+
+# ---------------------------------------------------------------- measuring
+TMPD=$(mktemp -d) || die "mktemp failed"
+trap 'rm -rf "$TMPD"' EXIT
+
+fmt_s()   { printf '%.3f' "${1}e-9"; }                          # ns -> s
+fmt_mb()  { printf '%.1f' "$(($1 * 1024))e-6"; }                # KiB (GNU time %M) -> MB (10^6 bytes)
+median()  { printf '%s\n' "$@" | sort -n | { mapfile -t v; n=${#v[@]}; if ((n % 2)); then echo "${v[n/2]}"; else echo $(( (v[n/2-1] + v[n/2]) / 2 )); fi; }; }
+max_of()  { printf '%s\n' "$@" | sort -n | tail -n 1; }
+
+# measure MODE FILE CMD... : whole-process runs of CMD (FILE as its stdin when MODE is pipe, via cat).
+# Sets R_STATUS (ok | "n/a (exit N)"), R_NS (median wall ns), R_CPU (median user+sys ns, "" if unknown),
+# R_KB (max peak RSS KiB, "" if unknown), R_RUNS.
+measure() {
+    local mode=$1 file=$2; shift 2
+    local times=() rss=() cpus=() i=0 rc t0 t1 ns want=$RUNS wall kb user sys
+    R_STATUS=ok R_NS=0 R_CPU="" R_KB="" R_RUNS=0
+    while ((i < want)); do
+        i=$((i + 1))
+        t0=$(date +%s%N)
+        if ((HAVE_TIME)); then
+            if [[ $mode == pipe ]]; then
+                cat -- "$file" | $TIME -o "$TMPD/time" -f '%e %M %U %S' "$@" >/dev/null 2>"$TMPD/err"
+                rc=${PIPESTATUS[1]}
+            else
+                $TIME -o "$TMPD/time" -f '%e %M %U %S' "$@" >/dev/null 2>"$TMPD/err" </dev/null
+                rc=$?
+            fi
+        else
+            if [[ $mode == pipe ]]; then
+                cat -- "$file" | "$@" >/dev/null 2>"$TMPD/err"; rc=${PIPESTATUS[1]}
+            else
+                "$@" >/dev/null 2>"$TMPD/err" </dev/null; rc=$?
+            fi
+        fi
+        t1=$(date +%s%N)
+        if ((rc != 0)); then
+            R_STATUS="n/a (exit $rc)"
+            [[ -s "$TMPD/err" ]] && note "$(basename "$1") on $(basename "$file"): $(head -c 200 "$TMPD/err" | head -n 1)"
+            return
+        fi
+        ns=$((t1 - t0))
+        times+=("$ns")
+        if ((HAVE_TIME)); then
+            read -r wall kb user sys < <(tail -n 1 "$TMPD/time")
+            rss+=("$kb")
+            cpus+=($(( (10#${user/./} + 10#${sys/./}) * 10000000 )))   # centiseconds -> ns
+        fi
+        if ((i == 1)); then
+            if ((ns > SLOW_LIMIT * 1000000000)); then want=1
+            elif ((ns > SLOW_AFTER * 1000000000 && SLOW_RUNS < want)); then want=$SLOW_RUNS; fi
+        fi
+    done
+    R_RUNS=${#times[@]}
+    R_NS=$(median "${times[@]}")
+    if ((HAVE_TIME)); then R_KB=$(max_of "${rss[@]}"); R_CPU=$(median "${cpus[@]}"); fi
+}
+
+# One table per input. Rows are collected, then printed once Miller's time is known.
+declare -a ROW_TOOL ROW_STATUS ROW_NS ROW_CPU ROW_KB ROW_RUNS
+row_add() { ROW_TOOL+=("$1"); ROW_STATUS+=("$R_STATUS"); ROW_NS+=("$R_NS"); ROW_CPU+=("$R_CPU"); ROW_KB+=("$R_KB"); ROW_RUNS+=("$R_RUNS"); }
+row_skip() { R_STATUS=$2 R_NS=0 R_CPU="" R_KB="" R_RUNS=0; row_add "$1"; }
+
+declare -A SUMMARY   # key -> value for the closing summary
+
+print_table() {  # print_table TITLE FILE
+    local title=$1 file=$2 bytes mlr_ns=0 mlr_cpu=0 i
+    bytes=$(stat -c %s "$file")
+    for i in "${!ROW_TOOL[@]}"; do
+        if [[ ${ROW_TOOL[i]} == mlr* && ${ROW_STATUS[i]} == ok ]]; then mlr_ns=${ROW_NS[i]} mlr_cpu=${ROW_CPU[i]:-0}; fi
+    done
+    local fmt='| %-44s | %4s | %9s | %8s | %8s | %12s | %9s | %9s |\n'
+    echo
+    echo "### $title — $(basename "$file"), $(printf '%.1f' "${bytes}e-6") MB"
+    echo
+    printf "$fmt" "tool" "runs" "median s" "CPU s" "MB/s" "peak RSS MB" "vs Miller" "CPU vs Ml"
+    printf "$fmt" "$(printf -- '-%.0s' {1..44})" "---:" "--------:" "-------:" "-------:" "-----------:" "--------:" "--------:"
+    for i in "${!ROW_TOOL[@]}"; do
+        if [[ ${ROW_STATUS[i]} != ok ]]; then
+            printf "$fmt" "${ROW_TOOL[i]}" "-" "${ROW_STATUS[i]}" "" "" "" "" ""
+            continue
+        fi
+        local ns=${ROW_NS[i]} cpu=${ROW_CPU[i]} kb=${ROW_KB[i]} s c="?" mbs rss ratio="-" cratio="-"
+        s=$(fmt_s "$ns")
+        [[ -n $cpu ]] && c=$(printf '%.2f' "${cpu}e-9")
+        mbs=$(printf '%.1f' "$((bytes * 1000000 / (ns > 0 ? ns : 1)))e-3")
+        rss=${kb:+$(fmt_mb "$kb")}; rss=${rss:-?}
+        ((mlr_ns > 0)) && ratio=$(printf '%.3f' "$((ns * 10000 / mlr_ns))e-4")
+        [[ -n $cpu ]] && ((mlr_cpu > 0)) && cratio=$(printf '%.3f' "$((cpu * 10000 / mlr_cpu))e-4")
+        printf "$fmt" "${ROW_TOOL[i]}" "${ROW_RUNS[i]}" "$s" "$c" "$mbs" "$rss" "$ratio" "$cratio"
+    done
+    ROW_TOOL=() ROW_STATUS=() ROW_NS=() ROW_CPU=() ROW_KB=() ROW_RUNS=()
+}
+
+run_peer() {  # run_peer NAME LABEL FILE CMD... : measure an installed peer, or a skip row
+    local name=$1 label=$2 file=$3; shift 3
+    has_peer "$name" || return 0
+    if ! command -v "$name" >/dev/null; then row_skip "$label" "not installed"; return 0; fi
+    measure file "$file" "$@"; row_add "$label"
+}
+
+bench_input() {  # bench_input KEY TITLE FILE KIND(csv|ndjson|json)
+    local key=$1 title=$2 file=$3 kind=$4
+    note "$title: $(basename "$file") ..."
+    cat -- "$file" >/dev/null   # page cache warm for every tool alike
+    measure file "$file" "$TABLEFMT_BIN" "${TF_ARGS[@]}" "$file"
+    row_add "tablefmt -w 0 --layout table"
+    SUMMARY[$key.tf.status]=$R_STATUS SUMMARY[$key.tf.ns]=$R_NS SUMMARY[$key.tf.cpu]=$R_CPU SUMMARY[$key.tf.kb]=$R_KB SUMMARY[$key.tf.runs]=$R_RUNS
+    case $kind in
+        csv)
+            run_peer mlr "mlr --icsv --opprint cat" "$file" mlr --icsv --opprint cat "$file"
+            # csvtool recurses per row: with the default 8 MB stack it dies on 1M rows (exit 2).
+            run_peer csvtool "csvtool readable (ulimit -s unlimited)" "$file" \
+                bash -c 'ulimit -s unlimited && exec csvtool readable "$1"' csvtool "$file"
+            run_peer sqlite3 "sqlite3 .import + .mode box" "$file" \
+                sqlite3 :memory: -cmd '.mode csv' -cmd ".import $file t" -cmd '.mode box' 'SELECT * FROM t'
+            run_peer column "column -t -s, (no quote handling)" "$file" column -t -s, "$file"
+            ;;
+        ndjson) run_peer mlr "mlr --ijsonl --opprint cat" "$file" mlr --ijsonl --opprint cat "$file" ;;
+        json)   run_peer mlr "mlr --ijson --opprint cat" "$file" mlr --ijson --opprint cat "$file" ;;
+    esac
+    run_peer awk "awk -F, '{print \$1}' (floor: no formatting)" "$file" awk -F, '{print $1}' "$file"
+    for i in "${!ROW_TOOL[@]}"; do
+        if [[ ${ROW_TOOL[i]} == mlr* && ${ROW_STATUS[i]} == ok ]]; then SUMMARY[$key.mlr.ns]=${ROW_NS[i]} SUMMARY[$key.mlr.cpu]=${ROW_CPU[i]}; fi
+    done
+    print_table "$title" "$file"
+}
+
+# ---------------------------------------------------------------- header
+cpu=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//')
+echo "## tablefmt benchmark — $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo
+mem_kb=$(grep -m1 MemTotal /proc/meminfo 2>/dev/null | tr -s ' ' | cut -d' ' -f2)
+echo "- machine: $(nproc) CPUs, ${cpu:-unknown CPU}, $((${mem_kb:-0} / 1048576)) GiB RAM, load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "- tablefmt: $TABLEFMT_BIN ($("$TABLEFMT_BIN" --version 2>/dev/null | head -n 1), built $(date -u -r "$TABLEFMT_BIN" '+%Y-%m-%d %H:%M UTC')); repo at $(git rev-parse --short HEAD 2>/dev/null || echo '?')$(git diff --quiet HEAD -- Sources 2>/dev/null || echo ', Sources modified')"
+peer_versions=()
+command -v mlr >/dev/null && peer_versions+=("$(mlr --version 2>/dev/null | head -n 1)")
+command -v sqlite3 >/dev/null && peer_versions+=("sqlite3 $(sqlite3 --version 2>/dev/null | cut -d' ' -f1)")
+command -v csvtool >/dev/null && peer_versions+=("csvtool $(dpkg-query -W -f '${Version}' csvtool 2>/dev/null || echo '?')")
+echo "- peers: ${peer_versions[*]:-none}"
+echo "- runs: median of $RUNS whole-process runs (a tool whose first run exceeds ${SLOW_AFTER} s: $SLOW_RUNS; over ${SLOW_LIMIT} s: 1); wall time from date +%s%N around /usr/bin/time -f '%e %M %U %S'; CPU = user+sys; peak RSS = max over runs; output to /dev/null; vs Miller = tool wall time / Miller wall time (CPU vs Ml: the same for CPU time; Miller is multi-threaded, so on a busy machine its wall time suffers more)"
+
+# ---------------------------------------------------------------- throughput tables (P1)
+for input in $INPUTS; do
+    case $input in
+        csv-100k)  bench_input csv100k "CSV, 100k rows"      "$BENCH_DIR/rows_100k.csv"   csv ;;
+        csv-1m)    bench_input csv1m   "CSV, 1M rows"        "$BENCH_DIR/rows_1m.csv"     csv ;;
+        ndjson-1m) bench_input ndjson1m "NDJSON, 1M rows"    "$BENCH_DIR/rows_1m.ndjson"  ndjson ;;
+        json-1m)   bench_input json1m  "JSON array, 1M rows" "$BENCH_DIR/rows_1m.json"    json ;;
+        *) note "unknown input '$input' (csv-100k csv-1m ndjson-1m json-1m)" ;;
+    esac
+done
+
+# ---------------------------------------------------------------- memory, file and pipe (P2)
+echo
+echo "### Peak memory, file vs pipe (P2: < 64 MB; 1M rows within 1.5x of 100k)"
+echo
+printf '| %-44s | %4s | %9s | %12s |\n' "tablefmt -w 0 --layout table on" "runs" "median s" "peak RSS MB"
+printf '| %-44s | %4s | %9s | %12s |\n' "--------------------------------------------" "---:" "--------:" "-----------:"
+declare -A P2_KB
+for spec in "file:rows_100k.csv:csv100k" "file:rows_1m.csv:csv1m" "pipe:rows_100k.csv:" "pipe:rows_1m.csv:"; do
+    IFS=: read -r mode name key <<<"$spec"
+    f="$BENCH_DIR/$name"
+    if [[ $mode == file ]]; then
+        label="FILE  tablefmt $name"
+        if [[ -n $key && -n "${SUMMARY[$key.tf.status]:-}" ]]; then   # measured above: reuse
+            R_STATUS=${SUMMARY[$key.tf.status]} R_NS=${SUMMARY[$key.tf.ns]} R_KB=${SUMMARY[$key.tf.kb]} R_RUNS=${SUMMARY[$key.tf.runs]}
+        else
+            measure file "$f" "$TABLEFMT_BIN" "${TF_ARGS[@]}" "$f"
+        fi
+    else
+        label="PIPE  tablefmt < (cat $name)"
+        measure pipe "$f" "$TABLEFMT_BIN" "${TF_ARGS[@]}"
+    fi
+    if [[ $R_STATUS != ok ]]; then
+        printf '| %-44s | %4s | %9s | %12s |\n' "$label" "-" "$R_STATUS" ""
+        continue
+    fi
+    P2_KB[$mode:$name]=$R_KB
+    rss=${R_KB:+$(fmt_mb "$R_KB")}
+    printf '| %-44s | %4s | %9s | %12s |\n' "$label" "$R_RUNS" "$(fmt_s "$R_NS")" "${rss:-?}"
+done
+echo
+P2_MAX_KB=0 P2_GROWTH="" P2_GROWTH_OK=1
+for mode in file pipe; do
+    a=${P2_KB[$mode:rows_100k.csv]:-} b=${P2_KB[$mode:rows_1m.csv]:-}
+    for kb in $a $b; do ((kb > P2_MAX_KB)) && P2_MAX_KB=$kb; done
+    if [[ -n $a && -n $b && $a -gt 0 ]]; then
+        g=$(printf '%.2f' "$((b * 100 / a))e-2")
+        P2_GROWTH+=" $mode $g"
+        ((b * 100 > a * 150)) && P2_GROWTH_OK=0
+        printf -- '- %s: peak RSS 1M / 100k = %s\n' "$mode" "$g"
+    fi
+done
+
+# ---------------------------------------------------------------- start-up (P3)
+echo
+echo "### Start-up (P3: < 10 ms median on a 3-row file)"
+echo
+read -r su_med su_min su_max su_base su_rc < <(python3 "$LATENCY_PY" startup "$STARTUP_RUNS" "$BENCH_DIR/rows_3.csv" -- "$TABLEFMT_BIN" "${TF_ARGS[@]}")
+if [[ ${su_rc:-1} != 0 ]]; then
+    echo "- tablefmt on rows_3.csv: n/a (exit $su_rc)"
+else
+    echo "- \`tablefmt -w 0 --layout table rows_3.csv\`, $STARTUP_RUNS runs: median **$su_med ms** (min $su_min, max $su_max); spawning /bin/true the same way: $su_base ms"
+fi
+
+# ---------------------------------------------------------------- first output on a pipe (P4)
+echo
+echo "### First output on a pipe (P4: < 1 s after 2,000 rows, pipe left open)"
+echo
+read -r fo_a fo_b fo_c < <(python3 "$LATENCY_PY" first-output 2000 "$LAT_TIMEOUT" "$BENCH_DIR/rows_100k.csv" -- "$TABLEFMT_BIN" "${TF_ARGS[@]}")
+if [[ $fo_a == timeout || $fo_a == no-output ]]; then
+    echo "- header + 2,000 CSV rows written, pipe open: **no output line** ($fo_a ${fo_b:-})"
+elif [[ $fo_a == early ]]; then
+    echo "- header + 2,000 CSV rows written, pipe open: first line **$fo_b ms** after the writer started, before it had written all 2,000 rows ($fo_c lines read)"
+else
+    echo "- header + 2,000 CSV rows written, pipe open: first line **$fo_a ms** after the last row was written ($fo_b ms after start; $fo_c lines read)"
+fi
+
+# ---------------------------------------------------------------- summary
+echo
+echo "### Targets"
+echo
+verdict() { if (("$@")); then echo PASS; else echo FAIL; fi; }
+for key in csv1m ndjson1m; do
+    st=${SUMMARY[$key.tf.status]:-} tf=${SUMMARY[$key.tf.ns]:-0} ml=${SUMMARY[$key.mlr.ns]:-0}
+    [[ -n $st ]] || continue
+    if [[ $st != ok ]]; then echo "- P1 $key: tablefmt $st"; continue; fi
+    if ((ml > 0)); then
+        r=$(printf '%.3f' "$((tf * 10000 / ml))e-4")
+        tc=${SUMMARY[$key.tf.cpu]:-} mc=${SUMMARY[$key.mlr.cpu]:-}
+        cr=""
+        if [[ -n $tc && -n $mc && $mc -gt 0 ]]; then
+            cr="; CPU time $(printf '%.3f' "$((tc * 10000 / mc))e-4") $(verdict "tc * 5 <= mc")"
+        fi
+        echo "- P1 $key: tablefmt / Miller: wall time $r $(verdict "tf * 5 <= ml")$cr (target ≤ 0.2)"
+    else
+        echo "- P1 $key: no Miller time to compare with"
+    fi
+done
+if ((P2_MAX_KB > 0)); then
+    echo "- P2 peak RSS, largest of file/pipe 100k/1M = $(fmt_mb "$P2_MAX_KB") MB (target < 64 MB) $(verdict "P2_MAX_KB * 1024 < 64000000"); 1M / 100k:$P2_GROWTH (target ≤ 1.5) $(verdict "P2_GROWTH_OK")"
+fi
+if [[ ${su_rc:-1} == 0 ]]; then
+    echo "- P3 start-up median = $su_med ms (target < 10 ms) $(verdict "${su_med%.*} < 10")"
+fi
+case ${fo_a:-} in
+    timeout|no-output|"") echo "- P4 first output on a pipe: none ($fo_a) FAIL" ;;
+    early) echo "- P4 first output on a pipe: $fo_b ms after start, before the 2,000th row (target < 1 s) PASS" ;;
+    *) echo "- P4 first output on a pipe: $fo_a ms after the 2,000th row (target < 1000 ms) $(verdict "${fo_a%.*} < 1000")" ;;
+esac
