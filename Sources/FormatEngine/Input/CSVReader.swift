@@ -92,7 +92,7 @@ public struct CSVReader {
     /// - Throws: `InputError` for an unterminated quoted field or a failed read.
     /// - Complexity: O(bytes of the record), amortized; no allocation once buffers have grown.
     public mutating func read(into record: inout Record) throws(InputError) -> Bool {
-        record.clear()
+        record.clearForReading()
         recordQuoted = false
         record.line = line
         while true {
@@ -101,7 +101,7 @@ public struct CSVReader {
             }
             if scan(&record) {
                 if dialect.skipBlankLines && !recordQuoted && record.count == 1 && record.bytes.isEmpty {
-                    record.clear()
+                    record.clearForReading()
                     record.line = line
                     continue
                 }
@@ -137,52 +137,59 @@ public struct CSVReader {
                     state = .unquoted
                 }
             case .unquoted:
-                let runStart = p
-                // Eight bytes at a time to the first delimiter, line break or backslash (TSV).
-                while p &+ 8 <= end {
-                    let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
-                    let hits = SWAR.matches(word, delimiterPattern) | SWAR.matches(word, SWAR.lineFeed)
-                        | SWAR.matches(word, SWAR.carriageReturn) | SWAR.matches(word, backslashPattern)
-                    if hits != 0 {
-                        p &+= hits.trailingZeroBitCount >> 3
-                        break
+                // The common path: unquoted fields one after another, without going back through
+                // the state switch between them.
+                fields: while true {
+                    let runStart = p
+                    // Eight bytes at a time to the first delimiter, line break or backslash (TSV).
+                    while p &+ 8 <= end {
+                        let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
+                        let hits = SWAR.matches(word, delimiterPattern) | SWAR.matches(word, SWAR.lineFeed)
+                            | SWAR.matches(word, SWAR.carriageReturn) | SWAR.matches(word, backslashPattern)
+                        if hits != 0 {
+                            p &+= hits.trailingZeroBitCount >> 3
+                            break
+                        }
+                        p &+= 8
                     }
-                    p &+= 8
-                }
-                unquotedStops.withUnsafeBufferPointer { stops in
-                    while p < end && !stops[Int(buffer[p])] { p &+= 1 }
-                }
-                if p > runStart { record.bytes.append(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: p &- runStart)) }
-                if p == end { return false }
-                let b = buffer[p]
-                p &+= 1
-                if b == delimiter {
-                    record.endField()
-                    state = .fieldStart
-                } else if b == 0x0A {
-                    record.endField()
-                    newLine(at: p)
-                    state = .fieldStart
-                    return true
-                } else if b == 0x0D {
-                    record.endField()
-                    newLine(at: p)
-                    state = .afterCR
-                    return true
-                } else {  // backslash
-                    state = .escape
+                    unquotedStops.withUnsafeBufferPointer { stops in
+                        while p < end && !stops[Int(buffer[p])] { p &+= 1 }
+                    }
+                    if p > runStart { record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: p &- runStart)) }
+                    if p == end { return false }
+                    let b = buffer[p]
+                    p &+= 1
+                    if b == delimiter {
+                        record.endFieldAssumingUnique()
+                        // Another unquoted field follows: stay in this loop.
+                        if p < end && (buffer[p] != 0x22 || !dialect.quoting) { continue fields }
+                        state = .fieldStart
+                    } else if b == 0x0A {
+                        record.endFieldAssumingUnique()
+                        newLine(at: p)
+                        state = .fieldStart
+                        return true
+                    } else if b == 0x0D {
+                        record.endFieldAssumingUnique()
+                        newLine(at: p)
+                        state = .afterCR
+                        return true
+                    } else {  // backslash
+                        state = .escape
+                    }
+                    break fields
                 }
             case .escape:
                 let b = buffer[p]
                 p &+= 1
                 switch b {
-                case UInt8(ascii: "t"): record.bytes.append(0x09)
-                case UInt8(ascii: "n"): record.bytes.append(0x0A)
-                case UInt8(ascii: "r"): record.bytes.append(0x0D)
-                case UInt8(ascii: "\\"): record.bytes.append(0x5C)
+                case UInt8(ascii: "t"): record.bytes.appendAssumingUnique(0x09)
+                case UInt8(ascii: "n"): record.bytes.appendAssumingUnique(0x0A)
+                case UInt8(ascii: "r"): record.bytes.appendAssumingUnique(0x0D)
+                case UInt8(ascii: "\\"): record.bytes.appendAssumingUnique(0x5C)
                 default:
                     // Not an escape we decode: keep the backslash, and look at the byte again.
-                    record.bytes.append(0x5C)
+                    record.bytes.appendAssumingUnique(0x5C)
                     p &-= 1
                 }
                 state = .unquoted
@@ -201,7 +208,7 @@ public struct CSVReader {
                     while p < end && !stops[Int(buffer[p])] { p &+= 1 }
                 }
                 if p > runStart {
-                    record.bytes.append(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: p &- runStart))
+                    record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: p &- runStart))
                     quotedCR = false
                 }
                 if p == end { return false }
@@ -210,13 +217,13 @@ public struct CSVReader {
                 if b == 0x22 {
                     state = .quoteInQuoted
                 } else {
-                    record.bytes.append(b)
+                    record.bytes.appendAssumingUnique(b)
                     if b == 0x0D || !quotedCR { newLine(at: p) } else { lineStart = stream.base(of: p) }
                     quotedCR = b == 0x0D
                 }
             case .quoteInQuoted:
                 if buffer[p] == 0x22 {
-                    record.bytes.append(0x22)
+                    record.bytes.appendAssumingUnique(0x22)
                     p &+= 1
                     state = .quoted
                 } else {
@@ -240,13 +247,13 @@ public struct CSVReader {
         case .quoted:
             throw InputError(.malformed, "unterminated quoted field", at: quoteStart, source: sourceName)
         case .escape:
-            record.bytes.append(0x5C)
-            record.endField()
+            record.bytes.appendAssumingUnique(0x5C)
+            record.endFieldAssumingUnique()
         case .unquoted, .quoteInQuoted:
-            record.endField()
+            record.endFieldAssumingUnique()
         case .fieldStart:
             if record.count == 0 { return false }
-            record.endField()  // after a final delimiter: one more, empty field
+            record.endFieldAssumingUnique()  // after a final delimiter: one more, empty field
         case .afterCR:
             return false
         }

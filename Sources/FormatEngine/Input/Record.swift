@@ -19,7 +19,7 @@ public struct Record: Sendable {
     /// The UTF-8 bytes of all fields, one after another, already unquoted and unescaped.
     public var bytes = ByteArray()
     /// `ends[i]` is the offset in `bytes` just past field `i`.
-    public var ends: [Int] = []
+    public var ends = GrowableArray<Int>()
     /// The line the record starts on (1-based).
     public var line: Int = 0
 
@@ -61,6 +61,19 @@ public struct Record: Sendable {
 
     /// Ends the field being built: everything appended to `bytes` since the last end.
     public mutating func endField() { ends.append(bytes.count) }
+
+    /// Empties the record and makes its buffers its own, so a reader may append without checks
+    /// (`appendAssumingUnique`, `endFieldAssumingUnique`) until the record is next copied.
+    @inline(__always)
+    public mutating func clearForReading() {
+        bytes.removeAll(keepingCapacity: true)
+        ends.removeAll(keepingCapacity: true)
+        bytes.prepareForAppending(64)
+        ends.prepareForAppending(16)
+    }
+
+    @inline(__always)
+    mutating func endFieldAssumingUnique() { ends.appendAssumingUnique(bytes.count) }
 
     /// Empties the record, keeping its capacity.
     public mutating func clear() {

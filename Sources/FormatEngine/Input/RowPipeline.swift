@@ -65,34 +65,43 @@ final class RowPipeline: @unchecked Sendable {
     }
 
     private func produce(maxRows: Int) {
+        // The table and each batch's records live in locals while they are filled: class
+        // properties in the inner loop would cost a dynamic exclusivity check per access.
+        var table = self.table
         var index = 0
         var rows = 0
         while true {
             free.wait()
             let batch = ring[index % ring.count]
             index += 1
-            batch.count = 0
-            batch.last = cancelled
-            batch.error = nil
-            while !batch.last && batch.count < batchSize && rows < maxRows {
-                if batch.records.count == batch.count { batch.records.append(Record()) }
+            var records = batch.records
+            batch.records = []
+            var count = 0
+            var last = cancelled
+            var failure: InputError?
+            while !last && count < batchSize && rows < maxRows {
+                if records.count == count { records.append(Record()) }
                 do {
-                    if try table.next(into: &batch.records[batch.count]) {
-                        batch.count += 1
+                    if try table.next(into: &records[count]) {
+                        count += 1
                         rows += 1
                     } else {
-                        batch.last = true
+                        last = true
                     }
                 } catch {
-                    batch.error = error
-                    batch.last = true
+                    failure = error
+                    last = true
                 }
             }
-            if rows >= maxRows { batch.last = true }
+            batch.records = records
+            batch.count = count
+            batch.error = failure
+            batch.last = last || rows >= maxRows
             batch.columns = table.columns
-            let last = batch.last
+            let done = batch.last
+            if done { self.table = table }
             filled.signal()
-            if last { break }
+            if done { break }
         }
         finished.signal()
     }

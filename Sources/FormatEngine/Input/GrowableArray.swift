@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A growable array of plain values for `Record`: appending a run is one `memcpy`, emptying is
+/// setting a count, with none of `Array`'s generic machinery on the per-field hot path.
+/// Copy-on-write, so a record kept aside (a pipe's window, sorted rows) is a value like any other.
+public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableCollection, @unchecked Sendable {
+    /// The heap block; only ever mutated when uniquely referenced.
+    final class Storage: @unchecked Sendable {
+        var pointer: UnsafeMutablePointer<Element>
+        var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = Swift.max(16, capacity)
+            pointer = .allocate(capacity: self.capacity)
+        }
+
+        deinit { pointer.deallocate() }
+    }
+
+    var storage: Storage
+    public private(set) var count = 0
+
+    public init() { storage = Storage(capacity: 16) }
+
+    public init(_ elements: some Sequence<Element>) {
+        self.init()
+        for element in elements { append(element) }
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { count }
+    public var capacity: Int { storage.capacity }
+
+    public subscript(position: Int) -> Element {
+        get {
+            precondition(position >= 0 && position < count, "GrowableArray index out of range")
+            return storage.pointer[position]
+        }
+        set {
+            precondition(position >= 0 && position < count, "GrowableArray index out of range")
+            makeUnique(capacity: storage.capacity)
+            storage.pointer[position] = newValue
+        }
+    }
+
+    /// Makes the storage this value's own, with room for `capacity` elements.
+    mutating func makeUnique(capacity: Int) {
+        if isKnownUniquelyReferenced(&storage) && storage.capacity >= capacity { return }
+        let fresh = Storage(capacity: Swift.max(capacity, storage.capacity))
+        fresh.pointer.update(from: storage.pointer, count: count)
+        storage = fresh
+    }
+
+    /// Room for `extra` more elements, growing by doubling.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        let needed = count &+ extra
+        if needed > storage.capacity || !isKnownUniquelyReferenced(&storage) {
+            makeUnique(capacity: needed > storage.capacity ? Swift.max(needed, storage.capacity &* 2) : storage.capacity)
+        }
+    }
+
+    /// Makes the storage this value's own and able to take `extra` more elements, so that
+    /// `appendUnchecked` may follow without checks (a reader calls this once per record).
+    @inline(__always)
+    public mutating func prepareForAppending(_ extra: Int) {
+        reserve(extra)
+    }
+
+    /// Appends a run of elements.
+    /// - Complexity: O(elements), one `memcpy`.
+    @inline(__always)
+    public mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+        guard let base = elements.baseAddress, elements.count > 0 else { return }
+        reserve(elements.count)
+        memcpy(storage.pointer + count, base, elements.count &* MemoryLayout<Element>.stride)
+        count &+= elements.count
+    }
+
+    /// Appends a run without the uniqueness check: only after `prepareForAppending` on this
+    /// value, with no copy of it made since (a reader filling its record).
+    @inline(__always)
+    public mutating func appendAssumingUnique(contentsOf elements: UnsafeBufferPointer<Element>) {
+        guard let base = elements.baseAddress, elements.count > 0 else { return }
+        let n = elements.count
+        if count &+ n > storage.capacity { reserve(n) }
+        let target = storage.pointer + count
+        if n <= 16 {
+            // A short run (most fields): a loop beats calling memcpy.
+            for k in 0..<n { target[k] = base[k] }
+        } else {
+            memcpy(target, base, n &* MemoryLayout<Element>.stride)
+        }
+        count &+= n
+    }
+
+    /// Appends one element without the uniqueness check (see `appendAssumingUnique(contentsOf:)`).
+    @inline(__always)
+    public mutating func appendAssumingUnique(_ element: Element) {
+        if count == storage.capacity { reserve(1) }
+        storage.pointer[count] = element
+        count &+= 1
+    }
+
+    /// Appends elements from any sequence.
+    public mutating func append(contentsOf elements: some Sequence<Element>) {
+        for element in elements { append(element) }
+    }
+
+    @inline(__always)
+    public mutating func append(_ element: Element) {
+        if count == storage.capacity || !isKnownUniquelyReferenced(&storage) { reserve(1) }
+        storage.pointer[count] = element
+        count &+= 1
+    }
+
+    /// Empties the array; keeps the block when `keepingCapacity` (copy-on-write still holds: a
+    /// shared block is replaced at the next append).
+    @inline(__always)
+    public mutating func removeAll(keepingCapacity: Bool = false) {
+        count = 0
+        if !keepingCapacity { storage = Storage(capacity: 16) }
+    }
+
+    /// Calls `body` with the elements.
+    @inline(__always)
+    public func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
+        try withExtendedLifetime(storage) { () throws(E) -> R in
+            try body(UnsafeBufferPointer(start: storage.pointer, count: count))
+        }
+    }
+}
+
+/// A record's bytes.
+public typealias ByteArray = GrowableArray<UInt8>
