@@ -149,7 +149,7 @@ public enum TableFormatter {
         held.removeAll()
         var drawn = 0
         var total = rows
-        let cutBefore: Int
+        var cutBefore = 0
         switch plan.mode {
         case .table, .list:
             if plan.mode == .table { try renderer.beginTable(plan.columns, caption: nil) }
@@ -172,8 +172,8 @@ public enum TableFormatter {
                     }
                 }
             } else {
-                cutBefore = renderer.cutCells
-                try forEachRow(&supply, input, &table, &record, &result, options: options, limit: limit, drawn: &drawn, total: &total) { (row) throws(OutputError) in try draw(row) }
+                try forEachRow(&supply, input, &table, &record, &result, options: options, limit: limit, drawn: &drawn, total: &total,
+                               windowDrawn: { cutBefore = renderer.cutCells }) { (row) throws(OutputError) in try draw(row) }
                 if plan.mode == .table { try renderer.endTable() }
                 try notes(renderer, plan: plan, drawn: drawn, total: total, rows: rows, supply: supply, cutBefore: cutBefore, window: window, twoPass: twoPass)
                 result.warnings = table.warnings
@@ -187,7 +187,8 @@ public enum TableFormatter {
                 let caption = plan.bands.count > 1 ? "Page \(b + 1) of \(plan.bands.count): \(others.joined(separator: ", "))" : nil
                 try renderer.beginTable(band, caption: caption)
                 drawn = 0
-                try forEachRow(&supply, input, &table, &record, &result, options: options, limit: limit, drawn: &drawn, total: &total) { (row) throws(OutputError) in try renderer.row(row) }
+                try forEachRow(&supply, input, &table, &record, &result, options: options, limit: limit, drawn: &drawn, total: &total,
+                               windowDrawn: {}) { (row) throws(OutputError) in try renderer.row(row) }
                 try renderer.endTable()
             }
         }
@@ -200,7 +201,7 @@ public enum TableFormatter {
     /// Draws each row of the supply, at most `limit`; counts the rows after the limit.
     private static func forEachRow(_ supply: inout Supply, _ input: some InputProvider, _ table: inout TableInput, _ record: inout Record,
                                    _ result: inout RunResult, options: FormatOptions, limit: Int, drawn: inout Int, total: inout Int,
-                                   _ draw: (Record) throws(OutputError) -> Void) throws(OutputError) {
+                                   windowDrawn: () -> Void, _ draw: (Record) throws(OutputError) -> Void) throws(OutputError) {
         switch supply {
         case .memory(let all):
             for row in all.prefix(limit) {
@@ -232,6 +233,7 @@ public enum TableFormatter {
                 try draw(row)
                 drawn += 1
             }
+            windowDrawn()  // cuts from here on are cuts the window's sizing did not foresee
             supply = .memory([])  // the stream is read once
             guard result.error == nil else { return }
             table.columnsMayGrow = false

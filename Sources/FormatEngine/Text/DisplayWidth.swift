@@ -83,7 +83,14 @@ public struct DisplayWidth: Sendable {
                 continue
             }
             let (value, length) = TextBytes.scalar(in: base, at: index, count: count)
-            if Sanitize.isControl(value) { escapes = true }
+            if Sanitize.isControl(value) {
+                escapes = true
+                // CR LF is one line break, shown as one ↵ (Sanitize): the CR takes no column.
+                if value == 0x0D && index + 1 < count && base[index + 1] == 0x0A {
+                    index += 1
+                    continue
+                }
+            }
             state.add(value)
             index += length
         }
@@ -98,11 +105,8 @@ public struct DisplayWidth: Sendable {
         if let result = text.utf8.withContiguousStorageIfAvailable({ width(utf8: $0) }) {
             return result
         }
-        var state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
-        for scalar in text.unicodeScalars {
-            state.add(scalar.value)
-        }
-        return state.total
+        var copy = String(text)  // one way to measure: the bytes
+        return copy.withUTF8 { width(utf8: $0) }
     }
 
     /// The width of text made only of printable ASCII (one column a byte, nothing to escape), or

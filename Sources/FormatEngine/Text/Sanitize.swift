@@ -74,14 +74,25 @@ public enum Sanitize {
         guard needed else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
-        for scalar in text.unicodeScalars {
+        appendVisible(text.unicodeScalars[...], to: &out)
+        return out
+    }
+
+    /// Appends scalars with every control replaced by its visible escape. A CR right before an LF
+    /// is part of that one line break and is not shown: CR LF shows as a single `↵`.
+    static func appendVisible(_ scalars: Substring.UnicodeScalarView, to out: inout String) {
+        var i = scalars.startIndex
+        while i < scalars.endIndex {
+            let scalar = scalars[i]
+            let next = scalars.index(after: i)
             if isControl(scalar.value) {
-                forEachEscapeScalar(of: scalar.value) { out.unicodeScalars.append($0) }
+                let crBeforeLF = scalar.value == 0x0D && next < scalars.endIndex && scalars[next].value == 0x0A
+                if !crBeforeLF { forEachEscapeScalar(of: scalar.value) { out.unicodeScalars.append($0) } }
             } else {
                 out.unicodeScalars.append(scalar)
             }
+            i = next
         }
-        return out
     }
 
     /// True when any byte of the UTF-8 needs escaping: a C0 control, DEL, or a C1 control

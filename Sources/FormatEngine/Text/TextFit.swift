@@ -343,6 +343,8 @@ struct TextUnits {
                 append(.text, end: end)
             } else if wrapping, cluster.elementsEqual(["\n"]) || cluster.elementsEqual(["\r", "\n"]) {
                 append(.lineBreak, end: end)
+            } else if cluster.elementsEqual(["\r", "\n"]) {
+                append(.text, end: end)  // one line break, shown as one ↵ (see Sanitize)
             } else {
                 // Controls (never part of a larger cluster today, but do not count on it): each
                 // control alone, the runs between them as text.
@@ -371,8 +373,15 @@ struct TextUnits {
     /// Measures unit `index` after what `state` has measured.
     @inline(__always)
     func add(_ index: Int, to state: inout WidthAccumulator) {
-        for scalar in text.unicodeScalars[bounds[index]..<bounds[index + 1]] {
-            state.add(scalar.value)
+        let scalars = text.unicodeScalars[bounds[index]..<bounds[index + 1]]
+        // A CR right before an LF takes no column: CR LF shows as one ↵ (Sanitize).
+        var i = scalars.startIndex
+        while i < scalars.endIndex {
+            let next = scalars.index(after: i)
+            if !(scalars[i].value == 0x0D && next < scalars.endIndex && scalars[next].value == 0x0A) {
+                state.add(scalars[i].value)
+            }
+            i = next
         }
     }
 
@@ -395,12 +404,6 @@ struct TextUnits {
 
     private func appendDisplay(_ units: Range<Int>, to out: inout String) {
         guard !units.isEmpty else { return }
-        for scalar in text.unicodeScalars[bounds[units.lowerBound]..<bounds[units.upperBound]] {
-            if Sanitize.isControl(scalar.value) {
-                Sanitize.forEachEscapeScalar(of: scalar.value) { out.unicodeScalars.append($0) }
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
+        Sanitize.appendVisible(text.unicodeScalars[bounds[units.lowerBound]..<bounds[units.upperBound]], to: &out)
     }
 }

@@ -73,7 +73,8 @@ struct SanitizeTests {
         }
         #expect(Sanitize.visible("red\u{1B}[31mtext") == "red\\x1b[31mtext")
         #expect(Sanitize.visible("\u{9B}2J") == "\\x9b2J")
-        #expect(Sanitize.visible("a\tb\r\nc") == "a\\tb\\r\u{21B5}c")
+        #expect(Sanitize.visible("a\tb\r\nc") == "a\\tb\u{21B5}c", "CR LF is one line break: one ↵")
+        #expect(Sanitize.visible("a\rb") == "a\\rb", "a lone CR is shown as \\r")
     }
 
     @Test("O5: every scalar up to U+00FF is escaped exactly when it is a control")
