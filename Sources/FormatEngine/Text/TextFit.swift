@@ -137,11 +137,42 @@ extension DisplayWidth {
             return TextLine(text: String(decoding: utf8.prefix(width), as: UTF8.self), width: width)
         }
         let budget = width - ellipsisWidth
-        let head = mode == .end ? budget : (budget + 1) / 2
+        var head = mode == .end ? budget : (budget + 1) / 2
+        var tail = budget - head
+        if mode == .middle {
+            let bytes = Array(utf8)
+            (head, tail) = Self.snapToSeparators(count: count, head: head, tail: tail) { bytes[$0] == UInt8(ascii: "/") }
+        }
         var out = String(decoding: utf8.prefix(head), as: UTF8.self)
         out.unicodeScalars.append(DisplayWidth.ellipsis)
-        out += String(decoding: utf8.suffix(budget - head), as: UTF8.self)
-        return TextLine(text: out, width: width)
+        out += String(decoding: utf8.suffix(tail), as: UTF8.self)
+        return TextLine(text: out, width: head + ellipsisWidth + tail)
+    }
+
+    /// C7's middle cut of a path keeps whole segments: `/usr/local/…/bin/tool`. Among the heads that
+    /// end just after a `/` and the tails that start at one, the pair that keeps the most within the
+    /// room is taken (the more balanced one on a tie), if it keeps at least half of the room;
+    /// otherwise the plain middle cut stands. The line may be a little narrower than the width.
+    /// - Parameters:
+    ///   - count: units in the text; `head` units are kept from the start, `tail` from the end.
+    ///   - isSeparator: whether unit `i` is a `/`.
+    /// - Returns: the head and tail lengths, in units.
+    static func snapToSeparators(count: Int, head: Int, tail: Int, isSeparator: (Int) -> Bool) -> (Int, Int) {
+        let budget = head + tail
+        let slashes = (0..<count).filter(isSeparator)
+        guard !slashes.isEmpty, slashes.count <= 256 else { return (head, tail) }
+        var best: (head: Int, tail: Int)?
+        for slash in slashes where slash + 1 <= budget {
+            let h = slash + 1
+            for start in slashes where start >= h && count - start <= budget - h {
+                let t = count - start
+                guard let current = best else { best = (h, t); continue }
+                let kept = h + t, bestKept = current.head + current.tail
+                if kept > bestKept || kept == bestKept && abs(h - t) < abs(current.head - current.tail) { best = (h, t) }
+            }
+        }
+        guard let best, (best.head + best.tail) * 2 >= budget, best.head > 0, best.tail > 0 else { return (head, tail) }
+        return best
     }
 
     /// Units `start...` on one line, whole if they fit, else cut with the ellipsis.
@@ -180,6 +211,16 @@ extension DisplayWidth {
             tailStart -= 1
         }
         (headEnd, headState) = fill(units, from: start, to: tailStart, width: budget - tailWidth, reserve: false)
+        // Whole path segments where the text has them (C7): the same rule as for plain ASCII.
+        let (snappedHead, snappedTail) = Self.snapToSeparators(count: end - start, head: headEnd - start, tail: end - tailStart) {
+            units.isSeparator(start + $0)
+        }
+        if snappedHead != headEnd - start || snappedTail != end - tailStart {
+            headEnd = start + snappedHead
+            tailStart = end - snappedTail
+            headState = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
+            for index in start..<headEnd { units.add(index, to: &headState) }
+        }
         while true {
             var state = headState
             state.add(DisplayWidth.ellipsis.value)
@@ -383,6 +424,12 @@ struct TextUnits {
             }
             i = next
         }
+    }
+
+    /// Whether unit `index` is a `/` (a path separator, for the middle cut).
+    func isSeparator(_ index: Int) -> Bool {
+        let scalars = text.unicodeScalars[bounds[index]..<bounds[index + 1]]
+        return scalars.count == 1 && scalars.first == "/"
     }
 
     /// The width of unit `index` measured on its own.

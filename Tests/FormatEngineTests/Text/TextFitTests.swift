@@ -35,7 +35,7 @@ struct TextFitTests {
 
     @Test("C7: middle mode keeps the beginning and the end")
     func middleEllipsis() {
-        #expect(fit("/usr/local/lib/python3/bin/tool", 21, .middle) == [line("/usr/local…3/bin/tool", 21)])
+        #expect(fit("/usr/local/lib/python3/bin/tool", 21, .middle) == [line("/usr/local/…/bin/tool", 21)])
         #expect(fit("abcdefghij", 5, .middle) == [line("ab…ij", 5)])
         #expect(fit("abcdefghij", 6, .middle) == [line("abc…ij", 6)])
         #expect(fit("中文abc中文", 7, .middle) == [line("中…中文", 7)])
@@ -238,5 +238,18 @@ struct TextFitTests {
         } else {
             #expect(tails.contains(tail), "\(context): tail \(tail.debugDescription) splits a cluster or escape")
         }
+    }
+}
+
+extension TextFitTests {
+    @Test("C7: a middle cut of a path keeps whole segments")
+    func middleCutAtSeparators() {
+        let path = "/usr/local/lib/python3.11/site-packages/tool/bin/tool"
+        #expect(DisplayWidth().fit(path, width: 21, maxLines: 1, ellipsis: .middle) == [TextLine(text: "/usr/local/…/bin/tool", width: 21)])
+        // Non-ASCII text takes the same rule.
+        let accented = "/usr/lócal/lib/python3.11/site-packages/tool/bin/tool"
+        #expect(DisplayWidth().fit(accented, width: 21, maxLines: 1, ellipsis: .middle) == [TextLine(text: "/usr/lócal/…/bin/tool", width: 21)])
+        // No separator near the cut: an ordinary middle cut.
+        #expect(DisplayWidth().fit("abcdefghijklmnop", width: 7, maxLines: 1, ellipsis: .middle) == [TextLine(text: "abc…nop", width: 7)])
     }
 }
