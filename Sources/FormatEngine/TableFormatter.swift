@@ -213,7 +213,7 @@ public enum TableFormatter {
             let readError = result.error
             let again: TableInput
             do {
-                again = try TableInput(input, options: options, choice: table.choice)
+                again = try TableInput(input, options: options, choice: table.choiceForNextPass)
             } catch {
                 if result.error == nil { result.error = error }
                 return

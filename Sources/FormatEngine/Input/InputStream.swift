@@ -44,9 +44,16 @@ public final class InputStream {
     ///   - source: where bytes come from.
     ///   - encoding: the user's `--encoding`, or nil to use a BOM or else UTF-8.
     ///   - chunkSize: bytes asked of the source per read.
-    public init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = 1 << 18) {
+    /// The bytes were found valid by an earlier pass over the same file: skip the check.
+    private let trustValidUTF8: Bool
+
+    /// Whether every byte of the source has been read.
+    public var reachedEnd: Bool { sourceEnded }
+
+    public init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = 1 << 18, trustValidUTF8: Bool = false) {
         self.source = source
         self.requested = encoding
+        self.trustValidUTF8 = trustValidUTF8
         self.chunkSize = max(16, chunkSize)
         self.capacity = self.chunkSize * 2
         self.storage = .allocate(capacity: capacity)
@@ -160,6 +167,10 @@ public final class InputStream {
     /// Validates `storage[end..<filled]`, advancing `end`. An incomplete sequence at the end is left
     /// for the next read unless `final`. Invalid sequences are replaced by U+FFFD.
     private func validate(final: Bool) {
+        if trustValidUTF8 {
+            end = filled
+            return
+        }
         let start = end
         var i = end
         let limit = filled

@@ -5,6 +5,15 @@ public struct TableInput {
     public struct Choice: Sendable, Equatable {
         public var format: InputFormat
         public var dialect: Dialect?
+        /// An earlier pass read the same bytes and found them valid UTF-8: no need to check again.
+        public var knownValidUTF8 = false
+    }
+
+    /// The choice for reading the same input again, carrying what this pass learned.
+    public var choiceForNextPass: Choice {
+        var next = choice
+        next.knownValidUTF8 = stream.encoding == .utf8 && stream.replacements == 0 && stream.reachedEnd
+        return next
     }
 
     public private(set) var columns: [String] = []
@@ -38,7 +47,7 @@ public struct TableInput {
         self.options = options
         self.sourceName = provider.name
         let source = try provider.open()
-        stream = InputStream(source, encoding: options.encoding)
+        stream = InputStream(source, encoding: options.encoding, trustValidUTF8: choice?.knownValidUTF8 ?? false)
         if let choice {
             self.choice = choice
         } else {
