@@ -262,7 +262,7 @@ public enum TableFormatter {
         }
         let cutWhileStreaming = renderer.cutCells - cutBefore
         if !twoPass && cutWhileStreaming > 0, let window {
-            try renderer.note("\(cutWhileStreaming) cell\(cutWhileStreaming == 1 ? " was" : "s were") cut to the widths of the first \(window) rows; use --window all to size from every row")
+            try renderer.note("\(cutWhileStreaming) cell\(cutWhileStreaming == 1 ? " was" : "s were") cut to the widths of the first \(window == 1 ? "row" : "\(grouped(window)) rows"); use --window all to size from every row")
         }
     }
 

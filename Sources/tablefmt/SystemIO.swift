@@ -48,6 +48,9 @@ struct FileInput: InputProvider {
     let path: String?
     let name: String
     let isRereadable: Bool
+    /// A named pipe or device is read through the descriptor opened here, once: opening it again
+    /// could miss a writer that has already come and gone, or wait for one forever.
+    let held: Int32?
 
     /// Checks that the file can be opened and what kind it is.
     /// - Throws: `InputError` `.cannotOpen` (exit 66) for a missing, unreadable or directory path.
@@ -56,14 +59,26 @@ struct FileInput: InputProvider {
         self.name = path
         let fd = openReadOnly(path)
         guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: path) }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: path) }
-        if info.st_mode & S_IFMT == S_IFDIR { throw InputError(.cannotOpen, "cannot open: is a directory", source: path) }
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: path)
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            close(fd)
+            throw InputError(.cannotOpen, "cannot open: is a directory", source: path)
+        }
         isRereadable = info.st_mode & S_IFMT == S_IFREG
+        if isRereadable {
+            close(fd)
+            held = nil
+        } else {
+            held = fd
+        }
     }
 
     func open() throws(InputError) -> any ByteSource {
+        if let held { return DescriptorSource(fd: held, name: name, owned: true) }
         guard let path else { throw InputError(.cannotOpen, "no path", source: name) }
         let fd = openReadOnly(path)
         guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: path) }

@@ -206,14 +206,20 @@ public enum Layout {
     }
 
     /// The narrowest width at which `heading` fits on two lines without being cut (C5).
+    /// - Complexity: O(log w) fits of the heading: whether it fits uncut only grows with the width,
+    ///   so the narrowest width is found by binary search.
     static func twoLineWidth(_ heading: String, measure: DisplayWidth) -> Int {
         let full = measure.width(of: heading)
-        var w = max(measure.longestWordWidth(heading), (full + 1) / 2)
-        while w < full {
-            let lines = measure.fit(heading, width: w, maxLines: 2, ellipsis: .end)
-            if lines.map(\.text).joined(separator: " ") == heading { return w }
-            w += 1
+        func fitsUncut(_ w: Int) -> Bool {
+            measure.fit(heading, width: w, maxLines: 2, ellipsis: .end).map(\.text).joined(separator: " ") == heading
         }
-        return full
+        var low = max(measure.longestWordWidth(heading), (full + 1) / 2)
+        var high = full  // one line always holds it
+        guard low < high else { return full }
+        while low < high {
+            let mid = (low + high) / 2
+            if fitsUncut(mid) { high = mid } else { low = mid + 1 }
+        }
+        return low
     }
 }

@@ -39,29 +39,40 @@ public enum WidthAllocator {
     /// - Complexity: O(n² log w) at worst, for n columns and width w.
     public static func fit(_ columns: [Column], available: Int?, gap: Int, maximum: Int?) -> Result {
         guard let available else { return Result(widths: columns.map(\.natural), kept: columns.count) }
-        var kept = columns.count
-        while kept > 0 {
-            // Step 1: natural widths, with the W3 cap on flexible columns (a cap below the minimum
-            // lowers the minimum too: a column is never wider than the cap).
-            let part = columns[0..<kept].map { column -> Column in
-                guard let maximum, kept > 1, column.flexible, column.natural > maximum else { return column }
-                return Column(natural: maximum, minimum: min(column.minimum, maximum), flexible: true)
-            }
-            var widths = part.map(\.natural)
-            let space = available - gap * (kept - 1)
-            // Step 2.
-            if widths.reduce(0, +) <= space { return Result(widths: widths, kept: kept) }
-            // Step 3.
-            let fixed = zip(part, widths).reduce(0) { $0 + ($1.0.flexible ? $1.0.minimum : $1.1) }
-            if fixed <= space {
-                level(&widths, part, space: space)
-                return Result(widths: widths, kept: kept)
-            }
-            // Step 4.
-            if kept == 1 { return Result(widths: [max(0, min(widths[0], available))], kept: 1) }
-            kept -= 1
+        guard !columns.isEmpty else { return Result(widths: [], kept: 0) }
+        // Step 1: natural widths, with the W3 cap on flexible columns when there are two or more
+        // (a cap below the minimum lowers the minimum too: a column is never wider than the cap).
+        func capped(_ column: Column, _ kept: Int) -> Column {
+            guard let maximum, kept > 1, column.flexible, column.natural > maximum else { return column }
+            return Column(natural: maximum, minimum: min(column.minimum, maximum), flexible: true)
         }
-        return Result(widths: [], kept: 0)
+        // Sums of the giving-way widths over every prefix, so that step 4 finds how
+        // many columns to keep in one pass instead of refitting once per column left out.
+        var fixedSums = [0]
+        fixedSums.reserveCapacity(columns.count + 1)
+        for column in columns {
+            let c = capped(column, columns.count)
+            fixedSums.append(fixedSums[fixedSums.count - 1] + (c.flexible ? c.minimum : c.natural))
+        }
+        var kept = columns.count
+        while kept > 1 {
+            let space = available - gap * (kept - 1)
+            if fixedSums[kept] <= space { break }  // steps 2–3 can fit these
+            kept -= 1  // step 4: leave out the rightmost, never the first
+        }
+        let part = columns[0..<kept].map { capped($0, kept) }
+        var widths = part.map(\.natural)
+        let space = available - gap * (kept - 1)
+        // Step 2.
+        if widths.reduce(0, +) <= space { return Result(widths: widths, kept: kept) }
+        // Step 3.
+        let fixed = part.reduce(0) { $0 + ($1.flexible ? $1.minimum : $1.natural) }
+        if fixed <= space {
+            level(&widths, part, space: space)
+            return Result(widths: widths, kept: kept)
+        }
+        // One column that does not fit even at its minimum: cut to the container.
+        return Result(widths: [max(0, min(widths[0], available))], kept: 1)
     }
 
     /// Step 3: lowers the widest flexible columns to a common level so the sum equals `space`.

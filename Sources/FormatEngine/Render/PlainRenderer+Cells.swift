@@ -38,15 +38,18 @@ extension PlainRenderer {
         let ascii = DisplayWidth.printableASCIIWidth(cell)
         if column.numeric, let shape = NumberShape.parse(cell) {
             let number = numberLayout(cell, shape, stripUnit: column.stripUnit, ascii: ascii)
-            if number.integer + number.fraction <= column.width {
-                out.pad(column.width - column.integer - column.fraction + (column.integer - number.integer))
+            let (lead, trail) = Self.numberPadding(number, in: column)
+            // Numbers are never cut (C7): with no width limit one wider than its column (a pipe's
+            // row after the sizing window) is written whole and the line grows.
+            if lead >= 0 || plan.containerWidth == nil {
+                out.pad(lead)
                 if number.stripped {
                     if let sign = shape.detachedSign { try out.write(byte: cell[sign]) }
                     try out.write(UnsafeBufferPointer(rebasing: cell[shape.number]))
                 } else {
                     try out.write(cell)
                 }
-                out.pad(column.fraction - number.fraction)
+                out.pad(trail)
                 return
             }
         }
@@ -62,10 +65,26 @@ extension PlainRenderer {
             }
             return
         }
-        if width > column.width { cutCells += 1 }
         let text = String(decoding: cell, as: UTF8.self)
+        if width > column.width && plan.containerWidth == nil {
+            // No width limit, yet wider than its column (a pipe's row after the sizing window):
+            // shown whole, the line grows, rather than cut.
+            try place(TextLine(text: Sanitize.visible(text), width: width), width: column.width, right: column.right)
+            return
+        }
+        if width > column.width { cutCells += 1 }
         let line = measure.fit(text, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
         try place(line, width: column.width, right: column.right)
+    }
+
+    /// The spaces before and after a number so its point lines up with the column's; when one of
+    /// its parts is wider than the column's (a pipe's row after the sizing window) it is
+    /// right-aligned instead, and when it is wider than the column, `lead` is negative.
+    static func numberPadding(_ number: (integer: Int, fraction: Int, stripped: Bool), in column: CellSlot) -> (lead: Int, trail: Int) {
+        let lead = column.width - column.integer - column.fraction + (column.integer - number.integer)
+        let trail = column.fraction - number.fraction
+        if lead >= 0 && trail >= 0 { return (lead, trail) }
+        return (column.width - number.integer - number.fraction, 0)
     }
 
     /// How a number sits: the widths before and from its decimal separator, unit out or in.
@@ -129,8 +148,7 @@ extension PlainRenderer {
                         text = String(decoding: cell, as: UTF8.self)
                     }
                     // Lead spaces are part of the line, so `place` keeps the points aligned.
-                    let lead = column.width - parts.integer - parts.fraction + (parts.integer - number.integer)
-                    let trail = parts.fraction - number.fraction
+                    let (lead, trail) = Self.numberPadding(number, in: CellSlot(column))
                     cells.append([TextLine(text: String(repeating: " ", count: lead) + text + String(repeating: " ", count: trail), width: lead + number.integer + number.fraction + trail)])
                     continue
                 }

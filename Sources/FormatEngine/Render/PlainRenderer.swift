@@ -31,6 +31,9 @@ public final class PlainRenderer: Renderer {
     private enum LastLine { case headings, rows, spanning }
     private var lastLine: LastLine = .headings
 
+    /// `─`, or `-` where East Asian ambiguous characters are two columns wide (`--ambiguous-wide`).
+    var ruleCharacter: String { measure.ambiguousIsWide ? "-" : "─" }
+
     static let bold = "\u{1B}[1m", dim = "\u{1B}[2m", normal = "\u{1B}[22m", reset = "\u{1B}[0m"
     static let stripe = "\u{1B}[48;5;236m"
 
@@ -98,7 +101,7 @@ public final class PlainRenderer: Renderer {
     private func rule(_ marked: [Bool]) throws(OutputError) {
         for (k, column) in columns.enumerated() {
             if k > 0 { out.pad(plan.gap) }
-            if marked[k] { try styled(String(repeating: "─", count: column.width), Self.dim) } else { out.pad(column.width) }
+            if marked[k] { try styled(String(repeating: ruleCharacter, count: column.width), Self.dim) } else { out.pad(column.width) }
         }
         try endLine()
     }
@@ -203,7 +206,7 @@ public final class PlainRenderer: Renderer {
 
     public func groupHeading(_ text: String) throws(OutputError) {
         let visible = Sanitize.visible(text)
-        if style.hasBorders {
+        if style.hasBorders && plan.mode != .list {  // a list report has no borders to join
             if lastLine != .spanning { try border(.middle, above: true, below: false) }
             let inner = columns.reduce(0) { $0 + $1.width } + style.gap * max(0, columns.count - 1)
             let line = measure.fit(visible, width: inner, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)

@@ -32,7 +32,10 @@ public enum Renderers {
         case .markdown:
             return MarkdownRenderer(plan: plan, out: out, measure: measure, cut: options.width != nil)
         case .plain, .ansi:
-            return PlainRenderer(plan: plan, out: out, measure: measure, style: options.style, ansi: options.format == .ansi, zebra: options.zebra)
+            // Box-drawing characters are East Asian ambiguous: two columns on the CJK terminals
+            // --ambiguous-wide is for, so boxes are drawn in ASCII there (same geometry).
+            let style = options.ambiguousWide && options.style == .box ? TableStyle.ascii : options.style
+            return PlainRenderer(plan: plan, out: out, measure: measure, style: style, ansi: options.format == .ansi, zebra: options.zebra)
         }
     }
 }
