@@ -218,8 +218,11 @@ public final class PlainRenderer: Renderer {
             lastLine = .spanning
         } else {
             if groupsDrawn > 0 { try endLine() }
-            try styled(visible, Self.bold)
-            try endLine()
+            // Wrapped to the container like every other line (W1); nothing in it is cut.
+            for line in measure.fit(visible, width: plan.containerWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis) {
+                try styled(line.text, Self.bold)
+                try endLine()
+            }
         }
         groupsDrawn += 1
         rowsDrawn = 0
