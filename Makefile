@@ -4,7 +4,7 @@ PREFIX  ?= /usr/local
 JOBS    ?= 2
 RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/tablefmt
 
-.PHONY: build test demo install fixtures bench clean
+.PHONY: build test test-sanitize fuzz demo install fixtures bench clean
 
 ## build: the release binary
 build:
@@ -29,6 +29,20 @@ fixtures:
 ## bench: tablefmt against the installed peers on generated data (never committed), see docs/BENCHMARKS.md
 bench: build
 	TABLEFMT_BIN="$(RELEASE_BIN)" bash scripts/bench.sh
+
+## test-sanitize: the test suite under AddressSanitizer (with leak checks) and ThreadSanitizer
+## (UndefinedBehaviorSanitizer is not supported by this Swift on Linux; see docs/FUZZING.md)
+test-sanitize:
+	$(SWIFT) build --scratch-path .build-asan -j $(JOBS) --build-tests --sanitize=address
+	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan-suppressions.txt \
+		$(SWIFT) test --scratch-path .build-asan -j $(JOBS) --skip-build --sanitize=address
+	$(SWIFT) build --scratch-path .build-tsan -j $(JOBS) --build-tests --sanitize=thread
+	$(SWIFT) test --scratch-path .build-tsan -j $(JOBS) --skip-build --sanitize=thread
+
+## fuzz: the libFuzzer targets (CSV reader, JSON reader, whole pipeline), FUZZ_SECONDS each
+FUZZ_SECONDS ?= 60
+fuzz:
+	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
 ## install: the release binary into $(PREFIX)/bin
 install: build
