@@ -112,7 +112,7 @@ def main():
             print("FAIL %s: %s" % (name, detail))
         else:
             print("ok   %s: %d rows x %d columns" % (name, len(want) - 1, len(want[0])))
-    print("markdown round trip: %d passed, %d failed" % (len(files) - failures, failures))
+    print("markdown-roundtrip: %d passed, %d failed" % (len(files) - failures, failures))
     return 1 if failures else 0
 
 
