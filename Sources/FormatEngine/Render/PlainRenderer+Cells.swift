@@ -137,7 +137,7 @@ extension PlainRenderer {
                 cells.append([nullLine])
                 continue
             }
-            if let parts = column.numberParts, let shape = NumberShape.parse(cell) {
+            if column.numberParts != nil, let shape = NumberShape.parse(cell) {
                 let number = numberLayout(cell, shape, stripUnit: column.stripUnit)
                 if number.integer + number.fraction <= column.width {
                     var text = ""

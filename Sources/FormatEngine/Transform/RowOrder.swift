@@ -123,7 +123,7 @@ public enum NumberValue {
             if let value {
                 parsed.append(value)
                 scale = max(scale, value.2)
-            } else if let double = cell.withUnsafeBufferPointer({ of($0) }) {
+            } else if cell.withUnsafeBufferPointer({ of($0) }) != nil {
                 return floating(cells)
             }
         }
