@@ -2,8 +2,9 @@
 //
 // Control bytes, then the input:
 //   [0] dialect: bits 0–2 the delimiter (, TAB ; | space : # or the NUL byte), bit 3 quoting off,
-//       bit 4 backslash escapes (TSV), bit 5 keep blank lines, bits 6–7 with [1] the encoding
-//   [1] the chunk size the source hands out (1…200, 4 KiB, 64 KiB, 1 MiB; at least 1/128 of the input), bits of the encoding
+//       bit 4 backslash escapes (TSV), bit 5 keep blank lines
+//   [1] the chunk size the source hands out (1…200, 4 KiB, 64 KiB, 1 MiB; at least 1/128 of
+//       the input)
 //   [2] the encoding (low 3 bits: auto, utf-8, utf-16le, utf-16be, latin1, cp1252)
 //
 // Checks: no trap, no hang; every field is valid UTF-8; record lines never go backwards; the
