@@ -140,7 +140,10 @@ public enum TableFormatter {
         }
 
         // Step 3: plan and draw.
-        let plan = Layout.plan(profiler.profiles, selection: selection, options: options)
+        // E4: a header with no rows shows its headings, so with nothing to list `auto` stays a table.
+        var planOptions = options
+        if rows == 0 && options.layout == .auto { planOptions.layout = .table }
+        let plan = Layout.plan(profiler.profiles, selection: selection, options: planOptions)
         if options.explainLayout { result.explanation = plan.explanation }
         let renderer = Renderers.make(plan, options: options, out: out)
         if let title = options.title { try renderer.title(title) }
