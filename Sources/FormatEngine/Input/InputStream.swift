@@ -171,7 +171,6 @@ public final class InputStream {
             end = filled
             return
         }
-        let start = end
         var i = end
         let limit = filled
         while i < limit {
@@ -186,13 +185,13 @@ public final class InputStream {
                 i &+= length
             case .incomplete:
                 if final {
-                    repair(from: start, at: i)
+                    repair(at: i)
                     return
                 }
                 end = i
                 return
             case .invalid:
-                repair(from: start, at: i)
+                repair(at: i)
                 return
             }
         }
@@ -200,7 +199,7 @@ public final class InputStream {
     }
 
     /// Rewrites `storage[at..<filled]` with every invalid sequence replaced by U+FFFD.
-    private func repair(from start: Int, at first: Int) {
+    private func repair(at first: Int) {
         var out: [UInt8] = []
         out.reserveCapacity(filled - first + 16)
         var i = first
