@@ -108,12 +108,19 @@ public enum TableFormatter {
         var groups: [(value: String, rows: [Int])] = []
         if holdAll {
             if !sortKeys.isEmpty {
-                // Type the sort columns from every row.
-                var typing = ColumnProfiler(columns: table.columns, measure: measure)
+                // Type the sort columns from every row. When every row is shown, that profile is
+                // the sizing one too (a profile does not depend on the rows' order).
+                var typing = ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1)
                 for row in held { typing.add(row) }
                 RowOrder.sort(&held, keys: sortKeys, numeric: typing.profiles.map(\.isNumeric))
+                if limit >= held.count {
+                    profiler = typing
+                } else {
+                    for row in held.prefix(limit) { profiler.add(row) }
+                }
+            } else {
+                for row in held.prefix(limit) { profiler.add(row) }
             }
-            for row in held.prefix(limit) { profiler.add(row) }
         } else if !twoPass {
             for row in held { profiler.add(row) }
         }
