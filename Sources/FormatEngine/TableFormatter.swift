@@ -58,9 +58,13 @@ public enum TableFormatter {
             let pipeline = RowPipeline(table)
             try pipeline.consume(maxRows: Int.max) { batch in
                 profiler.sync(columns: batch.columns)
-                for r in 0..<batch.count {
-                    if rows < limit { profiler.add(batch.records[r]) }
-                    rows += 1
+                // Borrowed in place: a copy would retain buffers the reader thread is about to
+                // reuse, an atomic count bounced between the two cores on every row.
+                batch.records.withUnsafeBufferPointer { records in
+                    for r in 0..<batch.count {
+                        if rows < limit { profiler.add(records[r].unsafeFields) }
+                        rows += 1
+                    }
                 }
                 if let error = batch.error, result.error == nil { result.error = error }
             }
@@ -163,14 +167,14 @@ public enum TableFormatter {
         switch plan.mode {
         case .table, .list:
             if plan.mode == .table { try renderer.beginTable(plan.columns, caption: nil) }
-            let draw: (Record) throws(OutputError) -> Void = plan.mode == .table ? renderer.row : renderer.block
+            let draw: (Fields) throws(OutputError) -> Void = plan.mode == .table ? renderer.row : renderer.block
             if let groupIndex, case .memory(let all) = supply {
                 let heading = plan.columns.first(where: { $0.source == groupIndex })?.heading ?? table.columns[groupIndex]
                 for (g, group) in groups.enumerated() where drawn < limit {
                     let count = group.rows.count
                     try renderer.groupHeading("\(heading): \(group.value.isEmpty ? "(empty)" : group.value) (\(count) row\(count == 1 ? "" : "s"))")
                     for r in group.rows where drawn < limit {
-                        try draw(all[r])
+                        try all[r].withFields(draw)
                         drawn += 1
                     }
                     if plan.mode == .table, g < footers.count {
@@ -211,11 +215,11 @@ public enum TableFormatter {
     /// Draws each row of the supply, at most `limit`; counts the rows after the limit.
     private static func forEachRow(_ supply: inout Supply, _ input: some InputProvider, _ table: inout TableInput, _ record: inout Record,
                                    _ result: inout RunResult, options: FormatOptions, limit: Int, drawn: inout Int, total: inout Int,
-                                   windowDrawn: () -> Void, _ draw: (Record) throws(OutputError) -> Void) throws(OutputError) {
+                                   windowDrawn: () -> Void, _ draw: (Fields) throws(OutputError) -> Void) throws(OutputError) {
         switch supply {
         case .memory(let all):
             for row in all.prefix(limit) {
-                try draw(row)
+                try row.withFields(draw)
                 drawn += 1
             }
         case .file(let count):
@@ -231,16 +235,18 @@ public enum TableFormatter {
             let pipeline = RowPipeline(again)
             var secondError: InputError?
             try pipeline.consume(maxRows: min(count, limit)) { (batch) throws(OutputError) in
-                for r in 0..<batch.count {
-                    try draw(batch.records[r])
-                    drawn += 1
+                try batch.records.withUnsafeBufferPointer { (records) throws(OutputError) in
+                    for r in 0..<batch.count {
+                        try draw(records[r].unsafeFields)
+                        drawn += 1
+                    }
                 }
                 if let error = batch.error, secondError == nil { secondError = error }
             }
             result.error = readError ?? secondError
         case .stream(let window):
             for row in window.prefix(limit) {
-                try draw(row)
+                try row.withFields(draw)
                 drawn += 1
             }
             windowDrawn()  // cuts from here on are cuts the window's sizing did not foresee
@@ -249,7 +255,7 @@ public enum TableFormatter {
             table.columnsMayGrow = false
             while next(&table, &record, &result) {
                 if drawn < limit {
-                    try draw(record)
+                    try record.withFields(draw)
                     drawn += 1
                 }
                 total += 1

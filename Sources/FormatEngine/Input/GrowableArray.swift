@@ -126,6 +126,12 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
         if !keepingCapacity { storage = Storage(capacity: 16) }
     }
 
+    /// Where the elements start, with nothing keeping them alive (see `Record.unsafeFields`).
+    @inline(__always)
+    var unsafeBase: UnsafePointer<Element> {
+        UnsafePointer(Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { $0.pointer })
+    }
+
     /// Calls `body` with the elements.
     @inline(__always)
     public func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {

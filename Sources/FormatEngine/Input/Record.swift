@@ -80,4 +80,33 @@ public struct Record: Sendable {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
     }
+
+    /// Calls `body` with the fields seen in place (the way every cell is read).
+    @inline(__always)
+    public func withFields<R, E: Error>(_ body: (Fields) throws(E) -> R) throws(E) -> R {
+        try withExtendedLifetime(self) { () throws(E) -> R in try body(unsafeFields) }
+    }
+
+    /// The fields in place, with nothing keeping the record alive: for a caller that owns the
+    /// record for as long as it uses the view (a batch of the row pipeline).
+    @inline(__always)
+    var unsafeFields: Fields { Fields(base: bytes.unsafeBase, ends: ends.unsafeBase, count: ends.count) }
+}
+
+/// A record's fields in place: where its bytes are and where each field ends. Two pointers and a
+/// count, so the loops that read every cell (sizing, drawing) copy nothing and count no references.
+/// Valid only while the record it came from is alive and unchanged.
+public struct Fields {
+    let base: UnsafePointer<UInt8>
+    let ends: UnsafePointer<Int>
+    /// Number of fields.
+    public let count: Int
+
+    /// Field `index`'s bytes; an empty cell past the last field (a short row).
+    @inline(__always)
+    public subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
+        guard index < count else { return UnsafeBufferPointer(start: base, count: 0) }
+        let start = index == 0 ? 0 : ends[index &- 1]
+        return UnsafeBufferPointer(start: base + start, count: ends[index] &- start)
+    }
 }

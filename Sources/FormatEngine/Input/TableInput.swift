@@ -22,6 +22,8 @@ public struct TableInput {
     public let choice: Choice
     let stream: InputStream
     var reader: any RecordReader
+    /// The reader names the columns itself (JSON keys), so rows are not checked against a header.
+    let keyed: Bool
     let options: FormatOptions
     let sourceName: String
     /// Whether the column count may still grow (false once a layout is fixed).
@@ -66,6 +68,7 @@ public struct TableInput {
             self.choice = Choice(format: format, dialect: dialect)
         }
         reader = try Self.makeReader(self.choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
+        keyed = reader.columnNames != nil
         if let names = reader.columnNames {
             columns = names
         } else if options.header {
@@ -103,7 +106,7 @@ public struct TableInput {
     public mutating func next(into record: inout Record) throws(InputError) -> Bool {
         guard try reader.read(into: &record) else { return false }
         noteReplacement(in: record)
-        if let names = reader.columnNames, names.count != columns.count {
+        if keyed, let names = reader.columnNames, names.count != columns.count {
             if columnsMayGrow {
                 columns = names
             } else if names.count > columns.count + lateKeys.count {
@@ -112,7 +115,7 @@ public struct TableInput {
             }
         }
         let count = record.count
-        let checked = reader.columnNames == nil && (options.header || headerCount > 0)
+        let checked = !keyed && (options.header || headerCount > 0)
         if checked && count < headerCount {
             shortRows += 1
             if shortRows == 1 { firstShortLine = record.line }

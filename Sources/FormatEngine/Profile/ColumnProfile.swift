@@ -86,21 +86,19 @@ public struct ColumnProfiler {
     }
 
     /// Takes one row into account.
-    /// - Complexity: O(bytes of the row); no allocation.
     public mutating func add(_ record: Record) {
+        record.withFields { add($0) }
+    }
+
+    /// Takes one row into account, seen in place.
+    /// - Complexity: O(bytes of the row); no allocation.
+    public mutating func add(_ fields: Fields) {
         rows += 1
-        let count = min(record.count, profiles.count)
+        let count = min(fields.count, profiles.count)
         let measure = measure, trackWords = trackWords
         profiles.withUnsafeMutableBufferPointer { columns in
-            record.ends.withUnsafeBufferPointer { ends in
-                record.bytes.withUnsafeBufferPointer { all in
-                    var start = 0
-                    for i in 0..<count {
-                        let end = ends[i]
-                        columns[i].note(UnsafeBufferPointer(rebasing: all[start..<end]), measure: measure, trackWords: trackWords)
-                        start = end
-                    }
-                }
+            for i in 0..<count {
+                columns[i].note(fields[i], measure: measure, trackWords: trackWords)
             }
         }
     }

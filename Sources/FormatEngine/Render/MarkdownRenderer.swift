@@ -60,18 +60,18 @@ public final class MarkdownRenderer: Renderer {
         headerPending = false
     }
 
-    public func row(_ record: Record) throws(OutputError) {
+    public func row(_ fields: Fields) throws(OutputError) {
         if headerPending { try header() }
         var text = "|"
         for column in columns {
-            text += " " + Self.cell(value(record, column, cut: cut)) + " |"
+            text += " " + Self.cell(value(fields, column, cut: cut)) + " |"
         }
         try line(text)
     }
 
     /// A cell's text: the unit taken out where the heading carries it, cut only under `--width`.
-    private func value(_ record: Record, _ column: ColumnLayout, cut: Bool) -> String {
-        let text = column.shownText(record)
+    private func value(_ fields: Fields, _ column: ColumnLayout, cut: Bool) -> String {
+        let text = column.shownText(fields)
         if text.isEmpty { return plan.nullText }
         if cut && column.numberParts == nil && measure.width(of: text) > column.width {
             cutCells += 1
@@ -103,13 +103,13 @@ public final class MarkdownRenderer: Renderer {
         headerPending = false
     }
 
-    public func block(_ record: Record) throws(OutputError) {
+    public func block(_ fields: Fields) throws(OutputError) {
         guard let first = plan.columns.first else { return }
         try block()
-        let title = value(record, first, cut: false)
+        let title = value(fields, first, cut: false)
         try line("#### " + Self.inline(title.isEmpty ? "—" : title))
         for field in plan.columns.dropFirst() {
-            try line("- **" + Self.inline(field.heading) + ":** " + Self.inline(value(record, field, cut: false)))
+            try line("- **" + Self.inline(field.heading) + ":** " + Self.inline(value(fields, field, cut: false)))
         }
     }
 

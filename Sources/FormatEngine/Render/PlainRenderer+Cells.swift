@@ -23,11 +23,6 @@ struct CellSlot {
 extension PlainRenderer {
     // MARK: - Cells
 
-    func field(_ record: Record, _ all: UnsafeBufferPointer<UInt8>, _ index: Int) -> UnsafeBufferPointer<UInt8> {
-        guard index < record.count else { return UnsafeBufferPointer(rebasing: all[0..<0]) }
-        return UnsafeBufferPointer(rebasing: all[record.range(of: index)])
-    }
-
     /// One cell on one line.
     func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot) throws(OutputError) {
         if cell.isEmpty {
@@ -118,9 +113,9 @@ extension PlainRenderer {
     // MARK: - Two-line rows (C6)
 
     /// Whether any text cell of the row is wider than its column or holds a line break.
-    func needsSecondLine(_ record: Record, _ all: UnsafeBufferPointer<UInt8>) -> Bool {
+    func needsSecondLine(_ fields: Fields) -> Bool {
         for column in columns {
-            let cell = field(record, all, column.source)
+            let cell = fields[column.source]
             if cell.isEmpty { continue }
             if column.numberParts != nil && NumberShape.parse(cell) != nil { continue }
             if cell.contains(0x0A) || measure.width(utf8: cell) > column.width { return true }
@@ -129,10 +124,10 @@ extension PlainRenderer {
     }
 
     /// A row whose cells may take two lines: text wraps at spaces, numbers stay on the first line.
-    func wrappedRow(_ record: Record, _ all: UnsafeBufferPointer<UInt8>, striped: Bool) throws(OutputError) {
+    func wrappedRow(_ fields: Fields, striped: Bool) throws(OutputError) {
         var cells: [[TextLine]] = []
         for column in columns {
-            let cell = field(record, all, column.source)
+            let cell = fields[column.source]
             if cell.isEmpty {
                 cells.append([nullLine])
                 continue

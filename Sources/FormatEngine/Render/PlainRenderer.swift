@@ -156,26 +156,24 @@ public final class PlainRenderer: Renderer {
         if style == .rule { try rule(columns.map { _ in true }) }
     }
 
-    public func row(_ record: Record) throws(OutputError) {
+    public func row(_ fields: Fields) throws(OutputError) {
         try separatorBeforeCells()
         let striped = zebra && rowsDrawn % 2 == 1
         rowsDrawn += 1
         if striped { try out.write(Self.stripe) }
-        try record.bytes.withUnsafeBufferPointer { (all) throws(OutputError) in
-            if plan.cellLines > 1 && needsSecondLine(record, all) {
-                try wrappedRow(record, all, striped: striped)
-                return
-            }
-            try lineStart()
-            try slots.withUnsafeBufferPointer { (slots) throws(OutputError) in
-                for k in 0..<slots.count {
-                    if k > 0 { try between() }
-                    try cell(field(record, all, slots[k].source), in: slots[k])
-                }
-            }
-            if striped { out.flushPadding() }
-            try lineEnd()
+        if plan.cellLines > 1 && needsSecondLine(fields) {
+            try wrappedRow(fields, striped: striped)
+            return
         }
+        try lineStart()
+        try slots.withUnsafeBufferPointer { (slots) throws(OutputError) in
+            for k in 0..<slots.count {
+                if k > 0 { try between() }
+                try cell(fields[slots[k].source], in: slots[k])
+            }
+        }
+        if striped { out.flushPadding() }
+        try lineEnd()
     }
 
     /// Starts the next physical line of a row (two-line cells).
@@ -264,20 +262,20 @@ public final class PlainRenderer: Renderer {
 
     // MARK: - List report (W8)
 
-    public func block(_ record: Record) throws(OutputError) {
+    public func block(_ fields: Fields) throws(OutputError) {
         if started { try endLine() }
         started = true
-        let fields = plan.columns
-        guard let first = fields.first else { return }
+        let shown = plan.columns
+        guard let first = shown.first else { return }
         let limit = plan.containerWidth ?? Int.max
-        let title = first.shownText(record)
+        let title = first.shownText(fields)
         for line in measure.fit(title.isEmpty ? "—" : title, width: limit, maxLines: Int.max, ellipsis: plan.ellipsis) {
             try styled(line.text, Self.bold)
             try endLine()
         }
-        for field in fields.dropFirst() {
+        for field in shown.dropFirst() {
             let labels = measure.fit(field.heading, width: plan.labelWidth, maxLines: Int.max, ellipsis: plan.ellipsis)
-            let value = field.shownText(record)
+            let value = field.shownText(fields)
             let values = value.isEmpty ? [nullLine] : measure.fit(value, width: plan.valueWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis)
             for k in 0..<max(labels.count, values.count) {
                 let label = k < labels.count ? labels[k] : TextLine(text: "", width: 0)

@@ -8,7 +8,7 @@ public protocol Renderer: AnyObject {
     /// Starts a table of these columns: headings and the rule. `caption` names a pages band.
     func beginTable(_ columns: [ColumnLayout], caption: String?) throws(OutputError)
     /// One table row.
-    func row(_ record: Record) throws(OutputError)
+    func row(_ fields: Fields) throws(OutputError)
     /// A group's section heading (W12).
     func groupHeading(_ text: String) throws(OutputError)
     /// A group's footer: per table column, the text to show (sums) or nil; `label` goes in the
@@ -17,7 +17,7 @@ public protocol Renderer: AnyObject {
     /// Ends the current table.
     func endTable() throws(OutputError)
     /// One list-report block (W8): the row's title, then a `Label  value` line per field.
-    func block(_ record: Record) throws(OutputError)
+    func block(_ fields: Fields) throws(OutputError)
     /// A note under the output, in plain words (W14).
     func note(_ text: String) throws(OutputError)
     /// Flushes what is buffered.
@@ -43,16 +43,13 @@ public enum Renderers {
 extension ColumnLayout {
     /// A cell's text as shown outside the aligned table (list reports, Markdown): the column's
     /// unit taken out where its heading carries it (C3), otherwise the text as written.
-    func shownText(_ record: Record) -> String {
-        guard source < record.count else { return "" }
-        return record.bytes.withUnsafeBufferPointer { all in
-            let cell = UnsafeBufferPointer(rebasing: all[record.range(of: source)])
-            if stripUnit, let shape = NumberShape.parse(cell), shape.unit != nil {
-                var text = shape.detachedSign.map { String(UnicodeScalar(cell[$0])) } ?? ""
-                text += String(decoding: UnsafeBufferPointer(rebasing: cell[shape.number]), as: UTF8.self)
-                return text
-            }
-            return String(decoding: cell, as: UTF8.self)
+    func shownText(_ fields: Fields) -> String {
+        let cell = fields[source]
+        if stripUnit, let shape = NumberShape.parse(cell), shape.unit != nil {
+            var text = shape.detachedSign.map { String(UnicodeScalar(cell[$0])) } ?? ""
+            text += String(decoding: UnsafeBufferPointer(rebasing: cell[shape.number]), as: UTF8.self)
+            return text
         }
+        return String(decoding: cell, as: UTF8.self)
     }
 }
