@@ -3,6 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "tablefmt",
+    platforms: [.macOS(.v15)],  // Synchronization's Atomic
     products: [
         .executable(name: "tablefmt", targets: ["tablefmt"]),
         .library(name: "FormatEngine", targets: ["FormatEngine"]),

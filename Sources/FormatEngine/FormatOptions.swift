@@ -99,6 +99,18 @@ public struct FormatOptions: Sendable {
     public var style: TableStyle = .rule
     /// W13 `--zebra`: alternate rows get a background (ANSI only).
     public var zebra = false
+    /// How a file's rows travel between the reader thread and this one (tests vary it).
+    var pipeline = PipelineTuning()
 
     public init() {}
+}
+
+/// The row pipeline's settings (RowPipeline): rows per batch, and how many batches must be
+/// waiting for the caller before the reader thread does the caller's work on the next one itself.
+struct PipelineTuning: Sendable {
+    var batchSize = 512
+    var helpWhenWaiting = 2
+    /// Tests: which batches the reader thread does the work on, whatever the timing (batch `k`
+    /// when `helpPattern[k % count]`).
+    var helpPattern: [Bool]?
 }

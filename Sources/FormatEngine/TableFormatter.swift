@@ -54,20 +54,22 @@ public enum TableFormatter {
         var held: [Record] = []
         var rows = 0
         if twoPass {
-            // A file: its rows are read on a second thread while this one sizes them.
-            let pipeline = RowPipeline(table)
-            try pipeline.consume(maxRows: Int.max) { batch in
-                profiler.sync(columns: batch.columns)
-                // Borrowed in place: a copy would retain buffers the reader thread is about to
-                // reuse, an atomic count bounced between the two cores on every row.
-                batch.records.withUnsafeBufferPointer { records in
-                    for r in 0..<batch.count {
-                        if rows < limit { profiler.add(records[r].unsafeFields) }
-                        rows += 1
-                    }
+            // A file: its rows are read on a second thread while this one sizes them; the reader
+            // sizes some batches itself, into its own profile, when this thread is behind.
+            let pipeline = RowPipeline(table, tuning: options.pipeline)
+            let helper = Shared(ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1))
+            try pipeline.consume(maxRows: Int.max, help: { batch in
+                helper.value.sync(columns: batch.columns)
+                Self.size(batch, into: &helper.value, limit: limit)
+            }) { batch in
+                if !batch.helped {
+                    profiler.sync(columns: batch.columns)
+                    Self.size(batch, into: &profiler, limit: limit)
                 }
+                rows += batch.count
                 if let error = batch.error, result.error == nil { result.error = error }
             }
+            profiler.merge(helper.value)
             table = pipeline.table
         } else {
             while window.map({ rows < $0 }) ?? true, next(&table, &record, &result) {
@@ -167,14 +169,14 @@ public enum TableFormatter {
         switch plan.mode {
         case .table, .list:
             if plan.mode == .table { try renderer.beginTable(plan.columns, caption: nil) }
-            let draw: (Fields) throws(OutputError) -> Void = plan.mode == .table ? renderer.row : renderer.block
+            let draw: Draw = plan.mode == .table ? { (r, row) throws(OutputError) in try r.row(row) } : { (r, row) throws(OutputError) in try r.block(row) }
             if let groupIndex, case .memory(let all) = supply {
                 let heading = plan.columns.first(where: { $0.source == groupIndex })?.heading ?? table.columns[groupIndex]
                 for (g, group) in groups.enumerated() where drawn < limit {
                     let count = group.rows.count
                     try renderer.groupHeading("\(heading): \(group.value.isEmpty ? "(empty)" : group.value) (\(count) row\(count == 1 ? "" : "s"))")
                     for r in group.rows where drawn < limit {
-                        try all[r].withFields(draw)
+                        try all[r].withFields { (row) throws(OutputError) in try draw(renderer, row) }
                         drawn += 1
                     }
                     if plan.mode == .table, g < footers.count {
@@ -187,7 +189,7 @@ public enum TableFormatter {
                 }
             } else {
                 try forEachRow(&supply, input, &table, &record, &result, options: options, limit: limit, drawn: &drawn, total: &total,
-                               windowDrawn: { cutBefore = renderer.cutCells }) { (row) throws(OutputError) in try draw(row) }
+                               out: out, renderer: renderer, draw: draw, windowDrawn: { cutBefore = renderer.cutCells })
                 if plan.mode == .table { try renderer.endTable() }
                 try notes(renderer, plan: plan, drawn: drawn, total: total, rows: rows, supply: supply, cutBefore: cutBefore, window: window, twoPass: twoPass)
                 result.warnings = table.warnings
@@ -202,7 +204,7 @@ public enum TableFormatter {
                 try renderer.beginTable(band, caption: caption)
                 drawn = 0
                 try forEachRow(&supply, input, &table, &record, &result, options: options, limit: limit, drawn: &drawn, total: &total,
-                               windowDrawn: {}) { (row) throws(OutputError) in try renderer.row(row) }
+                               out: out, renderer: renderer, draw: { (r, row) throws(OutputError) in try r.row(row) }, windowDrawn: {})
                 try renderer.endTable()
             }
         }
@@ -212,14 +214,26 @@ public enum TableFormatter {
         return result
     }
 
+    /// Draws one row with a renderer: a table row or a list-report block.
+    typealias Draw = (any Renderer, Fields) throws(OutputError) -> Void
+
+    /// Sizes a batch's rows (those within the row limit).
+    private static func size(_ batch: RowPipeline.Batch, into profiler: inout ColumnProfiler, limit: Int) {
+        // Borrowed in place: a copy would retain buffers the reader thread is about to reuse, an
+        // atomic count bounced between the two cores on every row.
+        batch.records.withUnsafeBufferPointer { records in
+            for r in 0..<min(batch.count, max(0, limit - batch.firstRow)) { profiler.add(records[r].unsafeFields) }
+        }
+    }
+
     /// Draws each row of the supply, at most `limit`; counts the rows after the limit.
     private static func forEachRow(_ supply: inout Supply, _ input: some InputProvider, _ table: inout TableInput, _ record: inout Record,
                                    _ result: inout RunResult, options: FormatOptions, limit: Int, drawn: inout Int, total: inout Int,
-                                   windowDrawn: () -> Void, _ draw: (Fields) throws(OutputError) -> Void) throws(OutputError) {
+                                   out: OutputBuffer, renderer: any Renderer, draw: @escaping Draw, windowDrawn: () -> Void) throws(OutputError) {
         switch supply {
         case .memory(let all):
             for row in all.prefix(limit) {
-                try row.withFields(draw)
+                try row.withFields { (row) throws(OutputError) in try draw(renderer, row) }
                 drawn += 1
             }
         case .file(let count):
@@ -232,13 +246,38 @@ public enum TableFormatter {
                 if result.error == nil { result.error = error }
                 return
             }
-            let pipeline = RowPipeline(again)
+            let pipeline = RowPipeline(again, tuning: options.pipeline)
             var secondError: InputError?
-            try pipeline.consume(maxRows: min(count, limit)) { (batch) throws(OutputError) in
-                try batch.records.withUnsafeBufferPointer { (records) throws(OutputError) in
-                    for r in 0..<batch.count {
-                        try draw(records[r].unsafeFields)
-                        drawn += 1
+            // When this thread is behind, the reader draws a batch into memory itself.
+            let memory = MemorySink()
+            let helperOut = OutputBuffer(memory)
+            let helper = renderer.continuation(into: helperOut)
+            let help = { (batch: RowPipeline.Batch) in
+                helper.resume(atRow: batch.firstRow)
+                let cuts = helper.cutCells
+                do {
+                    try batch.records.withUnsafeBufferPointer { (records) throws(OutputError) in
+                        for r in 0..<batch.count { try draw(helper, records[r].unsafeFields) }
+                    }
+                    try helperOut.flush()
+                } catch {
+                    preconditionFailure("drawing into memory cannot fail: \(error)")
+                }
+                batch.output = memory.take()
+                batch.cuts = helper.cutCells - cuts
+            }
+            try pipeline.consume(maxRows: min(count, limit), help: help) { (batch) throws(OutputError) in
+                if batch.helped {
+                    try batch.output.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
+                    renderer.cutCells += batch.cuts
+                    renderer.resume(atRow: batch.firstRow + batch.count)
+                    drawn += batch.count
+                } else {
+                    try batch.records.withUnsafeBufferPointer { (records) throws(OutputError) in
+                        for r in 0..<batch.count {
+                            try draw(renderer, records[r].unsafeFields)
+                            drawn += 1
+                        }
                     }
                 }
                 if let error = batch.error, secondError == nil { secondError = error }
@@ -246,7 +285,7 @@ public enum TableFormatter {
             result.error = readError ?? secondError
         case .stream(let window):
             for row in window.prefix(limit) {
-                try row.withFields(draw)
+                try row.withFields { (row) throws(OutputError) in try draw(renderer, row) }
                 drawn += 1
             }
             windowDrawn()  // cuts from here on are cuts the window's sizing did not foresee
@@ -255,7 +294,7 @@ public enum TableFormatter {
             table.columnsMayGrow = false
             while next(&table, &record, &result) {
                 if drawn < limit {
-                    try record.withFields(draw)
+                    try record.withFields { (row) throws(OutputError) in try draw(renderer, row) }
                     drawn += 1
                 }
                 total += 1

@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 
 /// Reads a table's rows on a second thread while the caller processes them, in order, on its own
 /// (SPEC P1: parsing and drawing overlap on two cores). Used for regular files, whose rows are all
@@ -8,6 +9,11 @@ import Dispatch
 /// Two semaphores hand batches back and forth and order every access to them: a batch belongs to
 /// the reader between `free.wait()` and `filled.signal()`, and to the caller between
 /// `filled.wait()` and `free.signal()`.
+///
+/// Reading is the lighter half of the work, so the reader thread also helps: when the caller has
+/// two or more batches waiting, the reader does the caller's work on the batch it just read
+/// (`help`: size its rows, or draw them into memory) before handing it over marked `helped`, and
+/// the caller only takes the result. The two cores share the work without either waiting long.
 final class RowPipeline: @unchecked Sendable {
     /// A run of consecutive rows.
     final class Batch {
@@ -18,21 +24,38 @@ final class RowPipeline: @unchecked Sendable {
         /// The batch is the last one: the input ended, the row limit was reached, or reading failed.
         var last = false
         var error: InputError?
+        /// Rows before this batch.
+        var firstRow = 0
+        /// The reader thread did the caller's work on these rows (see `help`).
+        var helped = false
+        /// What `help` drew, for the caller to write; cells it cut.
+        var output: [UInt8] = []
+        var cuts = 0
     }
 
     /// The input; the reader's thread owns it until `consume` returns.
     private(set) var table: TableInput
     private let ring: [Batch]
     private let batchSize: Int
+    private let helpWhenWaiting: Int
+    private let helpPattern: [Bool]?
     private let filled = DispatchSemaphore(value: 0)
     private let free: DispatchSemaphore
     private let finished = DispatchSemaphore(value: 0)
     /// Set by the caller when it stops early; read by the reader after a `free.wait()`.
     private var cancelled = false
+    /// Batches handed to the caller and not yet taken.
+    private let waiting = Atomic<Int>(0)
+    /// The caller's work on a batch, for the reader thread to do when the caller is behind. It
+    /// runs on the reader thread, one batch at a time; what it leaves in the batch (and in its own
+    /// state) is the caller's to read after the batch, or after `consume`, returns.
+    private var help: ((Batch) -> Void)?
 
-    init(_ table: TableInput, depth: Int = 4, batchSize: Int = 512) {
+    init(_ table: TableInput, tuning: PipelineTuning, depth: Int = 4) {
         self.table = table
-        self.batchSize = batchSize
+        self.batchSize = tuning.batchSize
+        self.helpWhenWaiting = tuning.helpWhenWaiting
+        self.helpPattern = tuning.helpPattern
         ring = (0..<depth).map { _ in Batch() }
         // Created at 0 and raised: libdispatch traps when a semaphore is freed below the value it
         // was created with, which is where `free` ends when the caller stops early (E3).
@@ -41,12 +64,16 @@ final class RowPipeline: @unchecked Sendable {
     }
 
     /// Reads up to `maxRows` rows on another thread and hands them to `body` on this one.
+    /// - Parameter help: The work `body` does on a batch, done on the reader thread instead for
+    ///   some batches (`body` then sees `helped` and takes the result).
     /// - Throws: what `body` throws (after stopping the reader).
-    func consume(maxRows: Int, _ body: (Batch) throws(OutputError) -> Void) throws(OutputError) {
+    func consume(maxRows: Int, help: ((Batch) -> Void)? = nil, _ body: (Batch) throws(OutputError) -> Void) throws(OutputError) {
+        self.help = help
         DispatchQueue.global().async { self.produce(maxRows: maxRows) }
         var index = 0
         while true {
             filled.wait()
+            waiting.subtract(1, ordering: .relaxed)
             let batch = ring[index % ring.count]
             index += 1
             do {
@@ -94,15 +121,30 @@ final class RowPipeline: @unchecked Sendable {
                 }
             }
             batch.records = records
+            batch.firstRow = rows &- count
             batch.count = count
             batch.error = failure
             batch.last = last || rows >= maxRows
             batch.columns = table.columns
+            batch.helped = false
+            let behind = helpPattern.map { $0[(index &- 1) % $0.count] } ?? (waiting.load(ordering: .relaxed) >= helpWhenWaiting)
+            if let help, count > 0, behind {
+                help(batch)
+                batch.helped = true
+            }
             let done = batch.last
             if done { self.table = table }
+            waiting.add(1, ordering: .relaxed)
             filled.signal()
             if done { break }
         }
         finished.signal()
     }
+}
+
+/// A value a closure on the reader thread works on (`RowPipeline.consume`'s `help`). The
+/// pipeline's semaphores order every access: the reader's during `consume`, the caller's after.
+final class Shared<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }

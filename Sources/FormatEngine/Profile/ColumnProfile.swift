@@ -104,7 +104,51 @@ public struct ColumnProfiler {
     }
 }
 
+extension ColumnProfiler {
+    /// Takes in what another profiler saw of other rows of the same table (the reader thread's
+    /// share of the sizing pass). The result types and sizes every column as if one profiler had
+    /// seen all the rows, in any order: a column's profile does not depend on the rows' order.
+    public mutating func merge(_ other: ColumnProfiler) {
+        rows += other.rows
+        for (k, profile) in other.profiles.enumerated() {
+            if k == profiles.count { profiles.append(ColumnProfile(name: profile.name)) }
+            profiles[k].merge(profile)
+        }
+    }
+}
+
 extension ColumnProfile {
+    /// Takes in another profile of the same column over other cells.
+    mutating func merge(_ other: ColumnProfile) {
+        // A profile that settled as text stopped counting kinds; it still has more values than
+        // numbers, dates or booleans, so the sums keep the column text.
+        values += other.values
+        numbers += other.numbers
+        integers += other.integers
+        percents += other.percents
+        quantities += other.quantities
+        dates += other.dates
+        booleans += other.booleans
+        empties += other.empties
+        width = max(width, other.width)
+        nullWidth = max(nullWidth, other.nullWidth)
+        integerWidth = max(integerWidth, other.integerWidth)
+        fractionWidth = max(fractionWidth, other.fractionWidth)
+        strippedIntegerWidth = max(strippedIntegerWidth, other.strippedIntegerWidth)
+        strippedFractionWidth = max(strippedFractionWidth, other.strippedFractionWidth)
+        longestWord = max(longestWord, other.longestWord)
+        settledText = settledText || other.settledText
+        if let theirs = other.unit {
+            if let unit {
+                unitConsistent = unitConsistent && other.unitConsistent && unitBefore == other.unitBefore && unit == theirs
+            } else {
+                unit = theirs
+                unitBefore = other.unitBefore
+                unitConsistent = other.unitConsistent
+            }
+        }
+    }
+
     /// Takes one cell into account.
     mutating func note(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
         if settledText && !trackWords {

@@ -11,7 +11,7 @@ public final class MarkdownRenderer: Renderer {
     let measure: DisplayWidth
     /// Whether cells are cut to the plan's widths (only when `--width` was given).
     let cut: Bool
-    public private(set) var cutCells = 0
+    public var cutCells = 0
     private var columns: [ColumnLayout]
     private var started = false
     private var notes: [String] = []
@@ -119,6 +119,22 @@ public final class MarkdownRenderer: Renderer {
     }
 
     public func finish() throws(OutputError) { try out.flush() }
+
+    public func continuation(into out: OutputBuffer) -> any Renderer {
+        let next = MarkdownRenderer(plan: plan, out: out, measure: measure, cut: cut)
+        next.columns = columns
+        next.started = started
+        next.headerPending = headerPending
+        next.groupsDrawn = groupsDrawn
+        return next
+    }
+
+    public func resume(atRow row: Int) {
+        if row > 0 {
+            started = true
+            headerPending = false
+        }
+    }
 
     // MARK: - Escaping
 

@@ -18,6 +18,11 @@ public final class MemorySink: OutputSink {
     public init() {}
     public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) { self.bytes.append(contentsOf: bytes) }
     public var text: String { String(decoding: bytes, as: UTF8.self) }
+    /// The bytes collected so far, leaving the sink empty.
+    public func take() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+    }
 }
 
 /// Batches writes into 64 KiB blocks. Spaces are held back until something follows them, so no

@@ -14,7 +14,7 @@ public final class PlainRenderer: Renderer {
     let ansi: Bool
     let zebra: Bool
     /// Cells that had to be cut (wider than their column).
-    public internal(set) var cutCells = 0
+    public var cutCells = 0
     let nullLine: TextLine
     /// The columns of the table being drawn, and what the row loop needs of them.
     var columns: [ColumnLayout] {
@@ -259,6 +259,22 @@ public final class PlainRenderer: Renderer {
     }
 
     public func finish() throws(OutputError) { try out.flush() }
+
+    public func continuation(into out: OutputBuffer) -> any Renderer {
+        let next = PlainRenderer(plan: plan, out: out, measure: measure, style: style, ansi: ansi, zebra: zebra)
+        next.columns = columns
+        next.started = started
+        next.lastLine = lastLine
+        return next
+    }
+
+    public func resume(atRow row: Int) {
+        rowsDrawn = row
+        if row > 0 {
+            started = true
+            lastLine = .rows
+        }
+    }
 
     // MARK: - List report (W8)
 

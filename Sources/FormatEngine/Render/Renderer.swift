@@ -2,7 +2,7 @@
 /// sequence of these calls, so every format draws every layout (SPEC O1, W7–W14).
 public protocol Renderer: AnyObject {
     /// Cells that had to be cut to fit (a table's text wider than its column).
-    var cutCells: Int { get }
+    var cutCells: Int { get set }
     /// `--title`, before everything (W14).
     func title(_ text: String) throws(OutputError)
     /// Starts a table of these columns: headings and the rule. `caption` names a pages band.
@@ -22,6 +22,13 @@ public protocol Renderer: AnyObject {
     func note(_ text: String) throws(OutputError)
     /// Flushes what is buffered.
     func finish() throws(OutputError)
+    /// A renderer that draws rows of the current table (or list report) into `out` as this one
+    /// would: the reader thread draws some batches of a file's rows with it while this one writes
+    /// the others (RowPipeline). Made when the table has begun, before its first row.
+    func continuation(into out: OutputBuffer) -> any Renderer
+    /// The current table's rows before `row` (counted from 0) are drawn, by this renderer or a
+    /// continuation: the next row is drawn as that one (its zebra stripe, no heading again).
+    func resume(atRow row: Int)
 }
 
 /// Makes the renderer for the options' format.
