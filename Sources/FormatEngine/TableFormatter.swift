@@ -128,7 +128,7 @@ public enum TableFormatter {
                 for row in held.prefix(limit) { profiler.add(row) }
             }
         } else if !twoPass {
-            for row in held { profiler.add(row) }
+            for row in held.prefix(limit) { profiler.add(row) }  // W10: sized from the rows shown
         }
         var footers: [[String?]] = []
         if let groupIndex {

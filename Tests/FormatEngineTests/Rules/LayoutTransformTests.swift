@@ -122,6 +122,15 @@ struct LayoutTransformTests {
         }
     }
 
+    @Test("W10: columns are sized from the rows shown, also when a pipe is sized from all its rows (--window all)")
+    func limitSizesShownRows() throws {
+        let csv = "n,name\n1,Ann\n2,Bo\n" + (3...1_500).map { "\($0),\(String(repeating: "x", count: 30))" }.joined(separator: "\n") + "\n"
+        let file = try Self.run(csv, width: 0, rereadable: true) { $0.limit = 2 }.text
+        let pipe = try Self.run(csv, width: 0, rereadable: false) { $0.limit = 2; $0.window = nil }.text
+        #expect(RuleKit.lines(file) == ["N  Name", "─  ────", "1  Ann", "2  Bo", "… 1,498 more rows"])
+        #expect(pipe == file)
+    }
+
     // MARK: - W11
 
     @Test("W11: numbers sort by value, dates by time, text by Unicode order; empty cells last both ways")
