@@ -88,13 +88,7 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
         guard let base = elements.baseAddress, elements.count > 0 else { return }
         let n = elements.count
         if count &+ n > storage.capacity { reserve(n) }
-        let target = storage.pointer + count
-        if n <= 16 {
-            // A short run (most fields): a loop beats calling memcpy.
-            for k in 0..<n { target[k] = base[k] }
-        } else {
-            memcpy(target, base, n &* MemoryLayout<Element>.stride)
-        }
+        TextBytes.copy(base, to: storage.pointer + count, count: n &* MemoryLayout<Element>.stride)
         count &+= n
     }
 

@@ -37,22 +37,44 @@ public final class OutputBuffer {
     public init(_ sink: any OutputSink, capacity: Int = 1 << 16) {
         self.sink = sink
         self.capacity = max(64, capacity)
-        storage = .allocate(capacity: self.capacity)
+        // Eight bytes beyond the capacity: spaces are stored a word at a time (`write`).
+        storage = .allocate(capacity: self.capacity + 8)
     }
 
     deinit { storage.deallocate() }
 
     /// Writes bytes (after any held-back spaces).
+    @inline(__always)
     public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(OutputError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
+        let spaces = pendingSpaces
+        let end = count &+ spaces &+ bytes.count
+        guard end <= capacity else { return try writeFlushing(bytes) }
+        // The common case, in place: the held-back spaces a word at a time (the last word may
+        // reach into the eight spare bytes), then the bytes.
+        let target = UnsafeMutableRawPointer(storage + count)
+        if spaces > 0 {
+            var k = 0
+            while k < spaces {
+                target.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: k, as: UInt64.self)
+                k &+= 8
+            }
+            pendingSpaces = 0
+        }
+        TextBytes.copy(base, to: target + spaces, count: bytes.count)
+        count = end
+    }
+
+    /// `write` when the buffer must be flushed first.
+    private func writeFlushing(_ bytes: UnsafeBufferPointer<UInt8>) throws(OutputError) {
         if pendingSpaces > 0 { try flushSpaces() }
-        if count + bytes.count > capacity { try flush() }
+        if count &+ bytes.count > capacity { try flush() }
         if bytes.count > capacity {
             try sink.write(UnsafeRawBufferPointer(bytes))
             return
         }
-        (storage + count).update(from: base, count: bytes.count)
-        count += bytes.count
+        TextBytes.copy(bytes.baseAddress!, to: storage + count, count: bytes.count)
+        count &+= bytes.count
     }
 
     /// Writes a string's UTF-8.

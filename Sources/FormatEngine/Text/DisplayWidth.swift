@@ -115,18 +115,16 @@ public struct DisplayWidth: Sendable {
     @inline(__always)
     public static func printableASCIIWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         let count = utf8.count
-        guard let base = utf8.baseAddress else { return 0 }
+        guard let base = utf8.baseAddress, count > 0 else { return 0 }
         let raw = UnsafeRawPointer(base)
+        if count < 8 { return TextBytes.allPrintableASCII(TextBytes.word(raw, count: count)) ? count : nil }
+        // Whole words, then the last eight bytes (overlapping the word before).
         var index = 0
-        while index &+ 8 <= count {
+        while index &+ 8 < count {
             if !TextBytes.allPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) { return nil }
             index &+= 8
         }
-        while index < count {
-            if base[index] &- 0x20 >= 0x5F { return nil }
-            index &+= 1
-        }
-        return count
+        return TextBytes.allPrintableASCII(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)) ? count : nil
     }
 
     /// The width of a printable (non-control) code point: 0, 1 or 2.

@@ -104,24 +104,21 @@ public enum Sanitize {
         let count = utf8.count
         guard let base = utf8.baseAddress, count > 0 else { return false }
         let raw = UnsafeRawPointer(base)
-        var index = 0
-        while index + 8 <= count {
-            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-            if !TextBytes.mayNeedEscaping(word) {
-                index += 8
-                continue
+        // Eight bytes at a time, the last word overlapping the one before; a word with a byte
+        // < 0x20, 0x7F or 0xC2 sends the cell to the exact byte test.
+        var suspect = false
+        if count < 8 {
+            suspect = TextBytes.mayNeedEscaping(TextBytes.word(raw, count: count))
+        } else {
+            var index = 0
+            while index &+ 8 < count && !suspect {
+                suspect = TextBytes.mayNeedEscaping(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                index &+= 8
             }
-            // Something in these eight bytes is < 0x20, 0x7F or 0xC2: look closely.
-            let end = index + 8
-            while index < end {
-                if byteNeedsEscaping(base, at: index, count: count) { return true }
-                index += 1
-            }
+            suspect = suspect || TextBytes.mayNeedEscaping(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
         }
-        while index < count {
-            if byteNeedsEscaping(base, at: index, count: count) { return true }
-            index += 1
-        }
+        guard suspect else { return false }
+        for index in 0..<count where byteNeedsEscaping(base, at: index, count: count) { return true }
         return false
     }
 
@@ -171,5 +168,50 @@ enum TextBytes {
         hasByteLess(word, than: 0x20)
             || hasZeroByte(word ^ (ones &* 0x7F))
             || hasZeroByte(word ^ (ones &* 0xC2))
+    }
+
+    /// A run of 1 to 7 bytes as one word, in two overlapping loads that stay inside the run: the
+    /// word holds only bytes of the run (some twice), so a per-byte test of the word ("every byte
+    /// is …", "some byte is …") is that test of the run. Short cells take one test, no loop.
+    @inline(__always)
+    static func word(_ base: UnsafeRawPointer, count: Int) -> UInt64 {
+        if count >= 4 {
+            let low = UInt64(base.loadUnaligned(as: UInt32.self))
+            let high = UInt64(base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
+            return low | high << 32
+        }
+        if count >= 2 {
+            let low = UInt64(base.loadUnaligned(as: UInt16.self))
+            let high = UInt64(base.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self))
+            let half = low | high << 16
+            return half | half << 32
+        }
+        return UInt64(base.load(as: UInt8.self)) &* ones
+    }
+
+    /// Copies `count` bytes; runs of up to 16 bytes (most cells) in two overlapping loads and
+    /// stores instead of a call to `memcpy`. The two regions must not overlap.
+    @inline(__always)
+    static func copy(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
+        if count > 16 {
+            target.copyMemory(from: source, byteCount: count)
+        } else if count >= 8 {
+            let low = source.loadUnaligned(as: UInt64.self)
+            let high = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            target.storeBytes(of: low, as: UInt64.self)
+            target.storeBytes(of: high, toByteOffset: count &- 8, as: UInt64.self)
+        } else if count >= 4 {
+            let low = source.loadUnaligned(as: UInt32.self)
+            let high = source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            target.storeBytes(of: low, as: UInt32.self)
+            target.storeBytes(of: high, toByteOffset: count &- 4, as: UInt32.self)
+        } else if count >= 2 {
+            let low = source.loadUnaligned(as: UInt16.self)
+            let high = source.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+            target.storeBytes(of: low, as: UInt16.self)
+            target.storeBytes(of: high, toByteOffset: count &- 2, as: UInt16.self)
+        } else if count == 1 {
+            target.storeBytes(of: source.load(as: UInt8.self), as: UInt8.self)
+        }
     }
 }
