@@ -81,7 +81,7 @@ public struct CSVReader {
         quoted[0x0D] = true
         quotedStops = quoted
         delimiterPattern = UInt64(dialect.delimiter) &* SWAR.ones
-        backslashPattern = dialect.backslashEscapes ? UInt64(UInt8(ascii: "\\")) &* SWAR.ones : SWAR.lineFeed
+        backslashPattern = UInt64(UInt8(ascii: "\\")) &* SWAR.ones
     }
 
     /// The position of the next unread byte.
@@ -117,6 +117,7 @@ public struct CSVReader {
         var p = stream.pos
         let end = stream.end
         let delimiter = dialect.delimiter
+        let backslashes = dialect.backslashEscapes
         defer { stream.pos = p }
         while p < end {
             switch state {
@@ -141,18 +142,22 @@ public struct CSVReader {
                 // the state switch between them.
                 fields: while true {
                     let runStart = p
-                    // Eight bytes at a time to the first delimiter, line break or backslash (TSV).
-                    while p &+ 8 <= end {
-                        let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
-                        let hits = SWAR.matches(word, delimiterPattern) | SWAR.matches(word, SWAR.lineFeed)
-                            | SWAR.matches(word, SWAR.carriageReturn) | SWAR.matches(word, backslashPattern)
-                        if hits != 0 {
-                            p &+= hits.trailingZeroBitCount >> 3
-                            break
-                        }
-                        p &+= 8
-                    }
                     unquotedStops.withUnsafeBufferPointer { stops in
+                        // Eight bytes at a time to the first delimiter, line break or backslash
+                        // (TSV). A byte below 0x0E stands for CR and LF in one test; when it is
+                        // another control, the search goes on after it.
+                        while p &+ 8 <= end {
+                            let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
+                            var hits = SWAR.matches(word, delimiterPattern) | SWAR.lessThan(word, SWAR.belowLineBreaks)
+                            if backslashes { hits |= SWAR.matches(word, backslashPattern) }
+                            if hits != 0 {
+                                p &+= hits.trailingZeroBitCount >> 3
+                                if stops[Int(buffer[p])] { return }
+                                p &+= 1
+                            } else {
+                                p &+= 8
+                            }
+                        }
                         while p < end && !stops[Int(buffer[p])] { p &+= 1 }
                     }
                     if p > runStart { record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: p &- runStart)) }
@@ -195,16 +200,19 @@ public struct CSVReader {
                 state = .unquoted
             case .quoted:
                 let runStart = p
-                while p &+ 8 <= end {
-                    let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
-                    let hits = SWAR.matches(word, SWAR.quote) | SWAR.matches(word, SWAR.lineFeed) | SWAR.matches(word, SWAR.carriageReturn)
-                    if hits != 0 {
-                        p &+= hits.trailingZeroBitCount >> 3
-                        break
-                    }
-                    p &+= 8
-                }
                 quotedStops.withUnsafeBufferPointer { stops in
+                    // As for unquoted fields: to the first quote or line break.
+                    while p &+ 8 <= end {
+                        let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
+                        let hits = SWAR.matches(word, SWAR.quote) | SWAR.lessThan(word, SWAR.belowLineBreaks)
+                        if hits != 0 {
+                            p &+= hits.trailingZeroBitCount >> 3
+                            if stops[Int(buffer[p])] { return }
+                            p &+= 1
+                        } else {
+                            p &+= 8
+                        }
+                    }
                     while p < end && !stops[Int(buffer[p])] { p &+= 1 }
                 }
                 if p > runStart {
@@ -278,6 +286,8 @@ enum SWAR {
     static let lineFeed: UInt64 = 0x0A * ones
     static let carriageReturn: UInt64 = 0x0D * ones
     static let quote: UInt64 = 0x22 * ones
+    /// Bytes below this are controls up to CR (LF is 0x0A, CR 0x0D).
+    static let belowLineBreaks: UInt8 = 0x0E
 
     /// A word whose lowest set bit is the high bit of the first byte of `word` equal to the byte
     /// repeated in `pattern` (bits above it may be false positives); 0 when no byte is equal.
@@ -285,5 +295,11 @@ enum SWAR {
     static func matches(_ word: UInt64, _ pattern: UInt64) -> UInt64 {
         let x = word ^ pattern
         return (x &- ones) & ~x & highBits
+    }
+
+    /// The same for the first byte less than `limit` (at most 0x80).
+    @inline(__always)
+    static func lessThan(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+        (word &- ones &* UInt64(limit)) & ~word & highBits
     }
 }
