@@ -82,6 +82,21 @@ public struct DisplayWidth: Sendable {
                 index = end
                 continue
             }
+            // Latin letters (U+00C0–U+02FF), kana and CJK ideographs, the common non-ASCII text:
+            // one width each and no cluster rule of their own, so no table and no rule is looked at.
+            if byte &- 0xC3 <= 0xCB - 0xC3, !ambiguousIsWide, index &+ 1 < count, base[index &+ 1] & 0xC0 == 0x80 {
+                state.addPlain(UInt32(byte & 0x1F) << 6 | UInt32(base[index &+ 1] & 0x3F), width: 1)
+                index &+= 2
+                continue
+            }
+            if byte &- 0xE3 <= 0xE9 - 0xE3, index &+ 2 < count, base[index &+ 1] & 0xC0 == 0x80, base[index &+ 2] & 0xC0 == 0x80 {
+                let value = UInt32(byte & 0x0F) << 12 | UInt32(base[index &+ 1] & 0x3F) << 6 | UInt32(base[index &+ 2] & 0x3F)
+                if value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0x3041 <= 0x3096 - 0x3041 || value &- 0x309B <= 0x30FF - 0x309B {
+                    state.addPlain(value, width: 2)
+                    index &+= 3
+                    continue
+                }
+            }
             let (value, length) = TextBytes.scalar(in: base, at: index, count: count)
             if Sanitize.isControl(value) {
                 escapes = true
@@ -190,6 +205,15 @@ struct WidthAccumulator {
             cluster = 1
             lastScalar = UInt32(last)
         }
+    }
+
+    /// Adds a scalar no cluster rule treats specially (not a regional indicator, emoji, mark,
+    /// joiner, selector or control) of width 1 or 2: what `add` does with it, without the tests.
+    @inline(__always)
+    mutating func addPlain(_ value: UInt32, width: Int) {
+        regionalOdd = false
+        afterZWJ = false
+        addMeasured(value, width: width)
     }
 
     /// Adds one code point (controls are added as the scalars of their escapes).

@@ -197,6 +197,33 @@ struct DisplayWidthTests {
         #expect(columns("#########\u{FE0F}") == 10, "VS16 after a fast-path run applies to its last byte")
     }
 
+    @Test("W1: Latin letters, kana and CJK ideographs (the fast path) measure as the scalar rules do, next to every special scalar")
+    func letterFastPath() {
+        /// The scalar rules alone: every scalar through the accumulator.
+        func reference(_ text: String, _ measure: DisplayWidth) -> Int {
+            var state = WidthAccumulator(ambiguousIsWide: measure.ambiguousIsWide)
+            for scalar in text.unicodeScalars { state.add(scalar.value) }
+            return state.total
+        }
+        var letters: [Unicode.Scalar] = []
+        for value in stride(from: 0xC0, through: 0x2FF, by: 1) { letters.append(Unicode.Scalar(UInt32(value))!) }
+        for value in stride(from: 0x3000, through: 0x30FF, by: 1) { letters.append(Unicode.Scalar(UInt32(value))!) }
+        for value in stride(from: 0x4DB0, through: 0xA000, by: 7) { letters.append(Unicode.Scalar(UInt32(value))!) }
+        // Neighbours that start or change a cluster: combining acute, VS16, VS15, ZWJ, a spacing
+        // mark, a virama, a regional indicator, an emoji, a skin tone, a control, ASCII.
+        let neighbours = ["", "\u{301}", "\u{FE0F}", "\u{FE0E}", "\u{200D}", "\u{93E}", "\u{94D}", "\u{1F1E9}", "\u{1F600}", "\u{1F3FB}", "\u{1B}", "a"]
+        for measure in [narrow, wide] {
+            for letter in letters {
+                for before in neighbours {
+                    for after in neighbours {
+                        let text = before + String(letter) + after
+                        #expect(columns(text, measure) == reference(text, measure), "\(text.debugDescription)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test("E5: bytes that are not UTF-8 count as U+FFFD and never trap")
     func invalidUTF8() {
         func measure(_ bytes: [UInt8], _ measure: DisplayWidth) -> Int {
