@@ -15,6 +15,7 @@ public struct NumberShape: Sendable, Equatable {
 
     /// Parses a cell; nil when it is not a number, a percentage or a quantity.
     /// - Complexity: O(bytes).
+    @inline(__always)  // the fast path where the cells are: no shape built in memory
     public static func parse(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {
         // Fast path for the common forms, `-12` and `12.50`; everything else takes the full parse.
         let n = c.count
@@ -44,6 +45,7 @@ public struct NumberShape: Sendable, Equatable {
     }
 
     /// The full grammar: signs, currency before or after, grouping, decimal comma, exponent, units.
+    @inline(never)
     static func parseFully(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {
         let n = c.count
         var i = 0
