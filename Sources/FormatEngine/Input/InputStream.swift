@@ -173,13 +173,20 @@ public final class InputStream {
         }
         var i = end
         let limit = filled
+        let storage = storage  // a local: the loop reads no class property
         while i < limit {
             // Fast path: eight ASCII bytes at a time, again after every multibyte sequence.
             while i &+ 8 <= limit && UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
                 i &+= 8
             }
             if i >= limit { break }
-            if storage[i] < 0x80 { i &+= 1; continue }
+            let lead = storage[i]
+            if lead < 0x80 { i &+= 1; continue }
+            // The common two-byte sequence (Latin, Greek, Cyrillic …) without the general check.
+            if lead &- 0xC2 <= 0xDF - 0xC2, i &+ 1 < limit, storage[i &+ 1] & 0xC0 == 0x80 {
+                i &+= 2
+                continue
+            }
             switch UTF8Check.sequence(storage, i, limit) {
             case .valid(let length):
                 i &+= length
