@@ -45,6 +45,12 @@ public enum CellKind: UInt8, Sendable {
     /// `YYYY-MM-DD` or `YYYY/MM/DD`, optionally followed by `T` or a space and a time; or a time
     /// `HH:MM[:SS[.fff]]` alone; a time may end in `Z` or `±HH:MM`.
     static func isDate(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
+        // The common `YYYY-MM-DD` at once; everything else through the grammar below.
+        if c.count == 10, c[4] == UInt8(ascii: "-") || c[4] == UInt8(ascii: "/"), c[7] == c[4],
+           c[0] &- 0x30 <= 9, c[1] &- 0x30 <= 9, c[2] &- 0x30 <= 9, c[3] &- 0x30 <= 9,
+           c[5] &- 0x30 <= 9, c[6] &- 0x30 <= 9, c[8] &- 0x30 <= 9, c[9] &- 0x30 <= 9 {
+            return true
+        }
         var i = 0
         func digits(_ n: Int) -> Bool {
             guard i + n <= c.count else { return false }

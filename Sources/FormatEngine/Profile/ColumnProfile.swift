@@ -180,9 +180,13 @@ extension ColumnProfile {
             return
         }
         values += 1
-        // A column of dates so far: try the date first (it would fail the number parse anyway).
+        // A column of dates or booleans so far: try that first (it would fail the number parse).
         if dates == values &- 1 && dates > 0 && CellKind.isDate(cell) {
             dates += 1
+            return
+        }
+        if booleans == values &- 1 && booleans > 0 && CellKind.isBoolean(cell) {
+            booleans += 1
             return
         }
         if let shape = NumberShape.parse(cell) {
