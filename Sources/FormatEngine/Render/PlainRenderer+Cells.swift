@@ -24,13 +24,20 @@ extension PlainRenderer {
     // MARK: - Cells
 
     /// One cell on one line.
-    func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot) throws(OutputError) {
+    /// - Parameter padded: false when nothing follows the cell on its line (its padding is dropped).
+    func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot, padded: Bool = true) throws(OutputError) {
         if cell.isEmpty {
             try place(nullLine, width: column.width, right: column.right, code: Self.dim)
             return
         }
         // Plain ASCII (the common cell) is measured by its length and needs no escaping.
         let ascii = DisplayWidth.printableASCIIWidth(cell)
+        // Left-aligned text with nothing after it need not be measured when it surely fits: with
+        // nothing to escape a cell is never wider than its bytes.
+        if !padded && !column.right && ascii == nil && cell.count <= column.width && !Sanitize.needsEscaping(utf8: cell) {
+            try out.write(cell)
+            return
+        }
         if column.numeric, let shape = NumberShape.parse(cell) {
             let number = numberLayout(cell, shape, stripUnit: column.stripUnit, ascii: ascii)
             let (lead, trail) = Self.numberPadding(number, in: column)

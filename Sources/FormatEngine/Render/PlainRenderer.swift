@@ -166,10 +166,13 @@ public final class PlainRenderer: Renderer {
             return
         }
         try lineStart()
+        // The last column's padding is dropped at the line end, unless a border or a stripe's
+        // background follows it: then its cells need no width, only to fit.
+        let unpaddedLast = !style.hasBorders && !striped
         try slots.withUnsafeBufferPointer { (slots) throws(OutputError) in
             for k in 0..<slots.count {
                 if k > 0 { try between() }
-                try cell(fields[slots[k].source], in: slots[k])
+                try cell(fields[slots[k].source], in: slots[k], padded: !(unpaddedLast && k == slots.count &- 1))
             }
         }
         if striped { out.flushPadding() }
