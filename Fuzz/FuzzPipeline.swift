@@ -8,7 +8,7 @@
 //     ANSI output holds ESC only as tablefmt's own SGR sequences `ESC [ digits ; m` (O3, O5);
 //   - a data error is a malformed-data error, with a 1-based position when it has one;
 //   - a usage error only when --columns, --sort or --group-by named something;
-//   - empty CSV/TSV input prints nothing (E4);
+//   - empty input prints nothing, in every format (E4);
 //   - W1: with a width of 10 or more, plain or ANSI (escapes taken out), layout table or list,
 //     every line but the notes under the output is at most the width in display columns.
 #if canImport(Glibc)
@@ -181,8 +181,8 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if result.usageError != nil {
         require(o.columns != nil || !o.sort.isEmpty || o.groupBy != nil, "a usage error with no column named: \(result.usageError ?? "")")
     }
-    // E4: empty CSV/TSV input prints nothing.
-    if input.isEmpty && o.inputFormat != .json && o.inputFormat != .jsonl {
+    // E4: empty input prints nothing, in every format.
+    if input.isEmpty {
         require(bytes.isEmpty && result.error == nil, "empty input printed something or failed",
                 "\(String(decoding: bytes, as: UTF8.self).debugDescription) \(String(describing: result.error))")
     }

@@ -242,18 +242,23 @@ extension Reliability {
             #expect(run.stderr == "tablefmt: warning: <stdin>: invalid UTF-8 replaced with U+FFFD (1 time, first on line 1); try --encoding latin1 or cp1252\n")
         }
 
-        @Test("E4 vs I4: an empty or BOM-only JSON file prints nothing and exits 0",
+        @Test("E4 over I4: an empty, BOM-only or blank JSON file prints nothing and exits 0 (the reader alone still rejects no document)",
               .enabled(if: Kit.jsonWired, "JSON is not wired into the tool yet"),
-              arguments: [[], [0xEF, 0xBB, 0xBF], Array("  \n".utf8)] as [[UInt8]])
+              arguments: [[], [0xEF, 0xBB, 0xBF], Array("  \n".utf8), [0xEF, 0xBB, 0xBF, 0x0A]] as [[UInt8]])
         func emptyJSON(bytes: [UInt8]) throws {
             let url = try Kit.temporaryFile("empty.json", bytes)
             defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-            let run = try Kit.runBounded(["-w", "0", url.path], seconds: 10)
-            #expect(run.out.isEmpty)
-            withKnownIssue("SPEC E4 says empty input prints nothing and exits 0; the JSON reader (RFC 8259) answers 65 'expected a JSON value, found end of input'") {
+            for arguments in [["-w", "0", url.path], ["-w", "0", "-i", "jsonl", url.path]] {
+                let run = try Kit.runBounded(arguments, seconds: 10)
+                #expect(run.out.isEmpty)
                 #expect(run.status == 0)
                 #expect(run.stderr.isEmpty, "\(run.stderr)")
             }
+            // Anything else is a document, read strictly.
+            let open = try Kit.temporaryFile("open.json", bytes + Array(" [".utf8))
+            defer { try? FileManager.default.removeItem(at: open.deletingLastPathComponent()) }
+            let broken = try Kit.runBounded(["-w", "0", open.path], seconds: 10)
+            #expect(broken.status == 65)
         }
 
         @Test("I2: CR-only files (classic Mac) read as lines, at every chunk size; a CR in quotes is shown as \\r")
