@@ -42,8 +42,9 @@ final class RowPipeline: @unchecked Sendable {
     private let filled = DispatchSemaphore(value: 0)
     private let free: DispatchSemaphore
     private let finished = DispatchSemaphore(value: 0)
-    /// Set by the caller when it stops early; read by the reader after a `free.wait()`.
-    private var cancelled = false
+    /// Set by the caller when it stops early; the reader checks it before each batch. Atomic: the
+    /// reader may be filling a batch it already had when the caller stops.
+    private let cancelled = Atomic<Bool>(false)
     /// Batches handed to the caller and not yet taken.
     private let waiting = Atomic<Int>(0)
     /// The caller's work on a batch, for the reader thread to do when the caller is behind. It
@@ -79,7 +80,7 @@ final class RowPipeline: @unchecked Sendable {
             do {
                 try body(batch)
             } catch {
-                cancelled = true
+                cancelled.store(true, ordering: .relaxed)
                 free.signal()
                 finished.wait()
                 throw error
@@ -104,7 +105,7 @@ final class RowPipeline: @unchecked Sendable {
             var records = batch.records
             batch.records = []
             var count = 0
-            var last = cancelled
+            var last = cancelled.load(ordering: .relaxed)
             var failure: InputError?
             while !last && count < batchSize && rows < maxRows {
                 if records.count == count { records.append(Record()) }
