@@ -10,7 +10,11 @@ Usage (paths are found relative to this script):
 
 Each line of the output is plain ASCII:
 
-    <wcswidth(s)> TAB <wcswidth(s, ambiguous_width=2)> TAB <label> TAB <s escaped>
+    <wcswidth(shown)> TAB <wcswidth(shown, ambiguous_width=2)> TAB <label> TAB <s escaped>
+
+where `shown` is s as tablefmt prints it: s itself, or with U+25CC before a spacing combining mark
+(Mc, wcwidth's table) that starts it, since tablefmt shows such a mark on a dotted circle (printed
+bare it would join whatever precedes the cell).
 
 where the escaped string writes every character outside printable ASCII, and the backslash, as
 `\\u{HEX}`. The output is deterministic (fixed seed, fixed lists).
@@ -32,7 +36,7 @@ import random
 import sys
 
 import wcwidth
-from wcwidth import table_ambiguous, table_grapheme, table_wide, table_zero
+from wcwidth import table_ambiguous, table_grapheme, table_mc, table_wide, table_zero
 from wcwidth._wcswidth import wcswidth as python_wcswidth
 
 OUTPUT = os.path.join("Tests", "FormatEngineTests", "Resources", "width-corpus.tsv")
@@ -54,6 +58,16 @@ def ranges_contain(ranges, cp):
 
 EXT_PICT = tuple(table_grapheme.EXTENDED_PICTOGRAPHIC)
 VIRAMA = tuple(sorted(tuple(table_grapheme.ISC_VIRAMA) + tuple(table_grapheme.ISC_INVISIBLE_STACKER)))
+
+
+SPACING_MARKS = table_mc.CATEGORY_MC[max(table_mc.CATEGORY_MC, key=lambda v: tuple(int(x) for x in v.split(".")))]
+
+
+def shown(text):
+    """The text as tablefmt prints it: a spacing mark (Mc) that starts it stands on U+25CC."""
+    if text and ranges_contain(SPACING_MARKS, ord(text[0])):
+        return "\u25cc" + text
+    return text
 
 
 def is_control(cp):
@@ -188,9 +202,9 @@ def rows(random_count, seed):
     for label, text in entries:
         if differs_by_design(text):
             continue
-        narrow = wcwidth.wcswidth(text)
-        wide = wcwidth.wcswidth(text, ambiguous_width=2)
-        if (narrow, wide) != (python_wcswidth(text), python_wcswidth(text, ambiguous_width=2)):
+        narrow = wcwidth.wcswidth(shown(text))
+        wide = wcwidth.wcswidth(shown(text), ambiguous_width=2)
+        if (narrow, wide) != (python_wcswidth(shown(text)), python_wcswidth(shown(text), ambiguous_width=2)):
             raise SystemExit(f"wcwidth's C and Python implementations disagree on {escape(text)}")
         lines.append(f"{narrow}\t{wide}\t{label}\t{escape(text)}")
     return lines

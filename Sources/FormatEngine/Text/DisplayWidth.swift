@@ -21,8 +21,8 @@
 /// 6. A spacing combining mark (Mc) right after a base makes the base's cluster 2.
 /// 7. After a virama the next consonant joins a conjunct, and the conjunct is 2 columns.
 ///
-/// Controls are measured as the scalars of their escapes, so `width(of: s)` always equals
-/// `width(of: Sanitize.visible(s))`.
+/// Controls are measured as the scalars of their escapes, and a spacing mark that starts the text
+/// with the `◌` it is shown on, so `width(of: s)` always equals `width(of: Sanitize.visible(s))`.
 public struct DisplayWidth: Sendable {
     /// `--ambiguous-wide`: East Asian Ambiguous characters count 2 columns.
     public var ambiguousIsWide: Bool
@@ -65,6 +65,11 @@ public struct DisplayWidth: Sendable {
         let count = utf8.count
         let raw = UnsafeRawPointer(base)
         var state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
+        if Sanitize.startsWithSpacingMark(utf8: utf8) {
+            // Shown on ◌ (Sanitize): measured with it.
+            escapes = true
+            state.add(Sanitize.markBase.value)
+        }
         var index = 0
         while index < count {
             let byte = base[index]

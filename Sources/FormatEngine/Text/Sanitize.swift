@@ -4,9 +4,32 @@
 /// The escapes: TAB → `\t`, CR → `\r`, LF → `↵` (U+21B5), every other C0 control (U+0000–U+001F),
 /// DEL (U+007F) and every C1 control (U+0080–U+009F) → `\xHH`, two lowercase hex digits of the
 /// code point (ESC → `\x1b`, U+009B → `\x9b`).
+///
+/// A cell that starts with a spacing combining mark (Mc) shows it on U+25CC ◌, as a mark without
+/// its base is written: printed bare, it would join the space before the cell and widen it, and the
+/// line would be wider than measured (W1).
 public enum Sanitize {
     /// The escape printed for LF on a one-line cell.
     static let lineFeedSymbol: Unicode.Scalar = "\u{21B5}"
+    /// The base shown under a spacing mark that starts a cell.
+    static let markBase: Unicode.Scalar = "\u{25CC}"
+
+    /// Whether UTF-8 text starts with a spacing combining mark (Mc), which `visible` shows on `◌`.
+    @inline(__always)
+    static func startsWithSpacingMark(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard utf8.count >= 3, let base = utf8.baseAddress, base[0] >= 0xE0 else { return false }
+        let (value, _) = TextBytes.scalar(in: base, at: 0, count: utf8.count)
+        // No Mc below U+0903 or in U+3030–U+A822 (CJK and kana start cells often).
+        if value < 0x0903 || (value >= 0x3030 && value < 0xA823) { return false }
+        return WidthTables.contains(WidthTables.spacingMark, value)
+    }
+
+    /// The text with `◌` before a spacing mark that starts it (`visible` and `fit` show that).
+    static func withMarkBase(_ text: String) -> String {
+        var text = text
+        guard text.withUTF8({ startsWithSpacingMark(utf8: $0) }) else { return text }
+        return String(markBase) + text
+    }
 
     /// True when the scalar is a C0 control, DEL or a C1 control.
     @inline(__always)
@@ -74,6 +97,7 @@ public enum Sanitize {
         guard needed else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
+        if text.withUTF8({ startsWithSpacingMark(utf8: $0) }) { out.unicodeScalars.append(markBase) }
         appendVisible(text.unicodeScalars[...], to: &out)
         return out
     }
@@ -98,11 +122,12 @@ public enum Sanitize {
     /// True when any byte of the UTF-8 needs escaping: a C0 control, DEL, or a C1 control
     /// (encoded as 0xC2 followed by 0x80–0x9F).
     /// - Parameter utf8: UTF-8 bytes.
-    /// - Returns: Whether `visible` would change the text.
+    /// - Returns: Whether `visible` would change the text (a leading spacing mark included).
     /// - Complexity: O(n), eight bytes at a time while none is suspicious; never allocates.
     public static func needsEscaping(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = utf8.count
         guard let base = utf8.baseAddress, count > 0 else { return false }
+        if startsWithSpacingMark(utf8: utf8) { return true }
         let raw = UnsafeRawPointer(base)
         // Eight bytes at a time, the last word overlapping the one before; a word with a byte
         // < 0x20, 0x7F or 0xC2 sends the cell to the exact byte test.

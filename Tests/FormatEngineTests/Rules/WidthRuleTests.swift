@@ -324,27 +324,33 @@ struct WidthRuleTests {
 
     // MARK: - W1 in the table
 
-    @Test("W1: a cell that starts with a spacing mark does not make its line wider")
+    @Test("W1: a cell that starts with a spacing mark is shown on ◌ and does not make its line wider")
     func leadingSpacingMark() {
-        // U+093E (a spacing mark, Mc) first in a cell: on its own it has no base and is 0 wide, but
-        // printed after the padding it joins the space before it, and the width function counts
-        // that cluster as 2 (rule 6). The line must still fit the rule and the container.
-        // Known limitation: cells are measured alone, so a mark with no base inside its cell is
-        // measured without the character a terminal will attach it to. The fix (showing an isolated
-        // mark on U+25CC as its base, consistently in the width function, Sanitize and fit) is
-        // not done yet.
-        withKnownIssue("an isolated mark at the start of a cell is measured without its base") {
-            for mark in ["\u{093E}", "\u{0903}"] {
-                // The cell is wider than its heading, so it sets the column's width.
-                let csv = "name,note\nx,\(mark)bcdefgh\n"
-                let plan = RuleKit.plan(csv, width: nil)
-                for line in RuleKit.outputLines(csv, width: nil) {
-                    #expect(RuleKit.width(line) <= plan.lineWidth, "\(line.debugDescription) is wider than the rule (\(plan.lineWidth))")
-                }
-                for line in RuleKit.outputLines(csv, width: 20, { $0.fill = true }) {
-                    #expect(RuleKit.width(line) <= 20, "\(line.debugDescription) is \(RuleKit.width(line)) columns")
-                }
+        // U+093E and U+0903 (spacing marks, Mc) first in a cell: printed bare after the padding
+        // they would join the space before them, a cluster the width function counts 2 (rule 6).
+        // Shown on U+25CC, as a mark without its base is written, they are measured as printed.
+        for mark in ["\u{093E}", "\u{0903}"] {
+            // The cell is wider than its heading, so it sets the column's width.
+            let csv = "name,note\nx,\(mark)bcdefgh\n"
+            let plan = RuleKit.plan(csv, width: nil)
+            let lines = RuleKit.outputLines(csv, width: nil)
+            #expect(lines.contains { $0.contains("\u{25CC}\(mark)bcdefgh") }, "\(lines)")
+            for line in lines {
+                #expect(RuleKit.width(line) <= plan.lineWidth, "\(line.debugDescription) is wider than the rule (\(plan.lineWidth))")
             }
+            for line in RuleKit.outputLines(csv, width: 20, { $0.fill = true }) {
+                #expect(RuleKit.width(line) <= 20, "\(line.debugDescription) is \(RuleKit.width(line)) columns")
+            }
+            // Cut, and in a list report, the mark keeps its base.
+            for line in RuleKit.outputLines("name,note\nx,\(mark)bcdefghijklmnopqrstuvwxyz\n", width: 12, { $0.layout = .table }) {
+                #expect(RuleKit.width(line) <= 12, "\(line.debugDescription) is \(RuleKit.width(line)) columns")
+            }
+            // Where a mark has a base, nothing is added.
+            #expect(!RuleKit.outputLines("name,note\nx,a\(mark)b\n", width: nil).contains { $0.contains("\u{25CC}") })
+            // The one width function agrees with what is shown.
+            let text = "\(mark)bc"
+            #expect(DisplayWidth().width(of: text) == DisplayWidth().width(of: Sanitize.visible(text)))
+            #expect(Sanitize.visible(text) == "\u{25CC}" + text)
         }
     }
 
