@@ -21,8 +21,9 @@
 /// 6. A spacing combining mark (Mc) right after a base makes the base's cluster 2.
 /// 7. After a virama the next consonant joins a conjunct, and the conjunct is 2 columns.
 ///
-/// Controls are measured as the scalars of their escapes, and a spacing mark that starts the text
-/// with the `◌` it is shown on, so `width(of: s)` always equals `width(of: Sanitize.visible(s))`.
+/// Controls are measured as the scalars of their escapes, and text that starts with a mark that
+/// would join the character before it with the `◌` it is shown on (`needsMarkBase`), so
+/// `width(of: s)` always equals `width(of: Sanitize.visible(s))`.
 public struct DisplayWidth: Sendable {
     /// `--ambiguous-wide`: East Asian Ambiguous characters count 2 columns.
     public var ambiguousIsWide: Bool
@@ -61,15 +62,48 @@ public struct DisplayWidth: Sendable {
     /// The width, and whether any scalar is a control that prints as an escape (one scan for both).
     public func width(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
         if let ascii = Self.printableASCIIWidth(utf8) { return ascii }
+        if Self.startsWithMark(utf8) {
+            // Text that would merge with whatever precedes it is shown on ◌ (Sanitize) and
+            // measured with it; the rest is measured alone.
+            let alone = measure(utf8, escapes: &escapes, onBase: false)
+            let onBase = measure(utf8, escapes: &escapes, onBase: true)
+            guard onBase == alone + 1 else {
+                escapes = true
+                return onBase
+            }
+            return alone
+        }
+        return measure(utf8, escapes: &escapes, onBase: false)
+    }
+
+    /// Whether text starts with a scalar that is zero-width or a spacing mark on its own: only
+    /// such text can join what precedes it (a cheap test before `needsMarkBase`).
+    @inline(__always)
+    static func startsWithMark(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard utf8.count >= 2, let base = utf8.baseAddress, base[0] >= 0xCC else { return false }
+        let (value, _) = TextBytes.scalar(in: base, at: 0, count: utf8.count)
+        if value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00 { return false }
+        return WidthTables.contains(WidthTables.zeroWidth, value) || WidthTables.contains(WidthTables.spacingMark, value)
+    }
+
+    /// Whether text would change what precedes it on a line: a spacing mark or a virama at its
+    /// start (after any zero-width scalars) joins the character before it, so the text is not as
+    /// wide there as on its own. Such text is shown on U+25CC ◌ (`Sanitize`), as a mark without
+    /// its base is written; a zero-width format character alone (ZWSP, LRM) is not.
+    static func needsMarkBase(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard startsWithMark(utf8) else { return false }
+        let measure = DisplayWidth()
+        var escapes = false
+        return measure.measure(utf8, escapes: &escapes, onBase: true) != measure.measure(utf8, escapes: &escapes, onBase: false) + 1
+    }
+
+    /// The width of the text, after ◌ when `onBase` (◌ counted).
+    private func measure(_ utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool, onBase: Bool) -> Int {
         guard let base = utf8.baseAddress else { return 0 }
         let count = utf8.count
         let raw = UnsafeRawPointer(base)
         var state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
-        if Sanitize.startsWithSpacingMark(utf8: utf8) {
-            // Shown on ◌ (Sanitize): measured with it.
-            escapes = true
-            state.add(Sanitize.markBase.value)
-        }
+        if onBase { state.add(Sanitize.markBase.value) }
         var index = 0
         while index < count {
             let byte = base[index]

@@ -5,30 +5,45 @@
 /// DEL (U+007F) and every C1 control (U+0080–U+009F) → `\xHH`, two lowercase hex digits of the
 /// code point (ESC → `\x1b`, U+009B → `\x9b`).
 ///
-/// A cell that starts with a spacing combining mark (Mc) shows it on U+25CC ◌, as a mark without
-/// its base is written: printed bare, it would join the space before the cell and widen it, and the
-/// line would be wider than measured (W1).
+/// Text that starts with a mark that would join the character before it (a spacing mark, or a
+/// virama, after any zero-width scalars) is shown on U+25CC ◌, as a mark without its base is
+/// written: printed bare after the padding it would join that space and change the line's width
+/// (W1). See `DisplayWidth.needsMarkBase`.
 public enum Sanitize {
     /// The escape printed for LF on a one-line cell.
     static let lineFeedSymbol: Unicode.Scalar = "\u{21B5}"
-    /// The base shown under a spacing mark that starts a cell.
+    /// The base shown under a mark that starts a line (`DisplayWidth.needsMarkBase`).
     static let markBase: Unicode.Scalar = "\u{25CC}"
 
-    /// Whether UTF-8 text starts with a spacing combining mark (Mc), which `visible` shows on `◌`.
-    @inline(__always)
-    static func startsWithSpacingMark(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard utf8.count >= 3, let base = utf8.baseAddress, base[0] >= 0xE0 else { return false }
-        let (value, _) = TextBytes.scalar(in: base, at: 0, count: utf8.count)
-        // No Mc below U+0903 or in U+3030–U+A822 (CJK and kana start cells often).
-        if value < 0x0903 || (value >= 0x3030 && value < 0xA823) { return false }
-        return WidthTables.contains(WidthTables.spacingMark, value)
-    }
-
-    /// The text with `◌` before a spacing mark that starts it (`visible` and `fit` show that).
-    static func withMarkBase(_ text: String) -> String {
-        var text = text
-        guard text.withUTF8({ startsWithSpacingMark(utf8: $0) }) else { return text }
-        return String(markBase) + text
+    /// The text with `◌` before a mark that would join what precedes it, at its start and, when
+    /// `lines`, after every line break (each line of a wrapped cell starts a line on screen).
+    static func withMarkBase(_ text: String, lines: Bool = false) -> String {
+        // Byte offsets of the lines that need a base.
+        var offsets: [Int] = []
+        let find = { (utf8: UnsafeBufferPointer<UInt8>) in
+            var start = 0
+            while true {
+                let rest = UnsafeBufferPointer(rebasing: utf8[start...])
+                if DisplayWidth.needsMarkBase(rest) { offsets.append(start) }
+                guard lines, let lineFeed = rest.firstIndex(of: 0x0A) else { return }
+                start += lineFeed + 1
+            }
+        }
+        if text.utf8.withContiguousStorageIfAvailable(find) == nil {
+            var copy = text
+            copy.withUTF8(find)
+        }
+        guard !offsets.isEmpty else { return text }
+        let bytes = Array(text.utf8)
+        var out = ""
+        var previous = 0
+        for offset in offsets {
+            out += String(decoding: bytes[previous..<offset], as: UTF8.self)
+            out.unicodeScalars.append(markBase)
+            previous = offset
+        }
+        out += String(decoding: bytes[previous...], as: UTF8.self)
+        return out
     }
 
     /// True when the scalar is a C0 control, DEL or a C1 control.
@@ -97,7 +112,7 @@ public enum Sanitize {
         guard needed else { return text }
         var out = ""
         out.reserveCapacity(text.utf8.count + 8)
-        if text.withUTF8({ startsWithSpacingMark(utf8: $0) }) { out.unicodeScalars.append(markBase) }
+        if text.withUTF8({ DisplayWidth.needsMarkBase($0) }) { out.unicodeScalars.append(markBase) }
         appendVisible(text.unicodeScalars[...], to: &out)
         return out
     }
@@ -127,7 +142,7 @@ public enum Sanitize {
     public static func needsEscaping(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = utf8.count
         guard let base = utf8.baseAddress, count > 0 else { return false }
-        if startsWithSpacingMark(utf8: utf8) { return true }
+        if base[0] >= 0xCC && DisplayWidth.needsMarkBase(utf8) { return true }  // the first byte of U+0300 and up
         let raw = UnsafeRawPointer(base)
         // Eight bytes at a time, the last word overlapping the one before; a word with a byte
         // < 0x20, 0x7F or 0xC2 sends the cell to the exact byte test.

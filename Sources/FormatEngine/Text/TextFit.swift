@@ -48,7 +48,7 @@ extension DisplayWidth {
     public func fit(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
         // Step 1.
         guard width > 0, !text.isEmpty else { return [TextLine(text: "", width: 0)] }
-        let text = Sanitize.withMarkBase(text)
+        let text = Sanitize.withMarkBase(text, lines: maxLines > 1)
         // Step 2, quick: printable ASCII needs neither escapes nor clusters.
         if let line = fitPrintableASCII(text, width: width, ellipsis: ellipsis, mayCut: maxLines <= 1) {
             return [line]
@@ -73,7 +73,7 @@ extension DisplayWidth {
     /// - Returns: The widest word's width; 0 for empty or blank text.
     /// - Complexity: O(n).
     public func longestWordWidth(_ text: String) -> Int {
-        var text = Sanitize.withMarkBase(text)
+        var text = Sanitize.withMarkBase(text, lines: true)
         let quick: Int? = text.withUTF8 { bytes in
             var longest = 0
             var current = 0

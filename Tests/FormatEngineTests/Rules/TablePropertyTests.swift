@@ -13,9 +13,8 @@ struct TablePropertyTests {
     static let accented = ["é", "ü", "ñ", "Å", "ø", "ß", "ç", "e\u{301}", "a\u{308}\u{301}", "Ω", "±", "ı", "Ǆ"]
     static let cjk = ["中", "文", "日", "本", "語", "한", "글", "ｶ", "Ａ", "の", "。", "𠀋"]
     static let emoji = ["😀", "👍🏽", "👨‍👩‍👧", "🇯🇵", "❤️", "#️⃣", "☺", "✈︎", "🏳️‍🌈", "🇦"]
-    /// Marks that may stand anywhere, even first in a cell. Spacing marks (Mc) come only after their
-    /// base here ("का"); a cell that starts with one is a separate test (WidthRuleTests).
-    static let marks = ["\u{301}", "\u{308}", "\u{20DD}", "\u{200D}", "\u{FE0F}", "\u{FE0E}", "\u{200B}", "\u{1F3FD}"]
+    /// Marks that may stand anywhere, even first in a cell (a spacing mark, Mc, is then shown on ◌).
+    static let marks = ["\u{301}", "\u{308}", "\u{20DD}", "\u{200D}", "\u{FE0F}", "\u{FE0E}", "\u{200B}", "\u{1F3FD}", "\u{93E}", "\u{903}"]
     static let controls = ["\u{1B}", "\u{07}", "\u{08}", "\t", "\r", "\n", "\u{9B}", "\u{7F}", "\u{0}", "\u{1B}]0;title\u{07}", "\r\n", "\u{1B}[31m"]
     static let scripts = ["क्ष", "कि", "का", "कः", "مرحبا", "שלום", "ไทย", "ก้", "Ж"]
     static let numerals = ["0", "1", "42", "3.5", "-", "NA", "1,234"]

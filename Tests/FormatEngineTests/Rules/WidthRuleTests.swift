@@ -354,6 +354,28 @@ struct WidthRuleTests {
         }
     }
 
+    @Test("W1: ◌ is shown exactly where text would join what precedes it: a spacing mark or virama first, also after zero-width scalars and on each wrapped line")
+    func markBaseWhereNeeded() {
+        let measure = DisplayWidth()
+        let based: [String] = ["\u{93E}bc", "\u{301}\u{93E}bc", "\u{200B}\u{903}x", "\u{94D}\u{915}"]
+        let plain: [String] = ["\u{301}abc", "\u{200B}abc", "\u{200E}abc", "\u{FE0F}x", "a\u{93E}", "\u{915}\u{94D}\u{937}"]
+        for text in based {
+            #expect(Sanitize.visible(text) == "\u{25CC}" + text, "\(text.debugDescription)")
+            #expect(measure.width(of: text) == measure.width(of: "\u{25CC}" + text))
+            // The line it starts is as wide as measured: after a space it measures the same.
+            #expect(measure.width(of: " " + Sanitize.visible(text)) == 1 + measure.width(of: text))
+        }
+        for text in plain {
+            #expect(Sanitize.visible(text) == text, "\(text.debugDescription)")
+            #expect(measure.width(of: " " + text) == 1 + measure.width(of: text), "\(text.debugDescription)")
+        }
+        // Wrapped: each line after a line break gets its base; one line shows ↵, a base already.
+        let lines = measure.fit("ab\n\u{93E}cd", width: 10, maxLines: 2, ellipsis: .end)
+        #expect(lines.map(\.text) == ["ab", "\u{25CC}\u{93E}cd"])
+        #expect(lines.map(\.width) == lines.map { measure.width(of: $0.text) })
+        #expect(measure.fit("ab\n\u{93E}cd", width: 10, maxLines: 1, ellipsis: .end).map(\.text) == ["ab\u{21B5}\u{93E}cd"])
+    }
+
     // MARK: - W6 fill
 
     @Test("W6: --fill grows the first column to the container; off by default")
