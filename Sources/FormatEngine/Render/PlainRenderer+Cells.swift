@@ -41,9 +41,10 @@ extension PlainRenderer {
         if column.numeric, let shape = NumberShape.parse(cell) {
             let number = numberLayout(cell, shape, stripUnit: column.stripUnit, ascii: ascii)
             let (lead, trail) = Self.numberPadding(number, in: column)
-            // Numbers are never cut (C7): with no width limit one wider than its column (a pipe's
-            // row after the sizing window) is written whole and the line grows.
-            if lead >= 0 || plan.containerWidth == nil {
+            // Numbers are never cut (C7): one wider than its column (a pipe's row after the sizing
+            // window) is written whole and the line grows, as long as it still fits the container.
+            if lead >= 0 || slack.map({ rowOverflow - lead <= $0 }) ?? true {
+                if lead < 0 { rowOverflow -= lead }
                 out.pad(lead)
                 if number.stripped {
                     if let sign = shape.detachedSign { try out.write(byte: cell[sign]) }
@@ -141,7 +142,10 @@ extension PlainRenderer {
             }
             if column.numberParts != nil, let shape = NumberShape.parse(cell) {
                 let number = numberLayout(cell, shape, stripUnit: column.stripUnit)
-                if number.integer + number.fraction <= column.width {
+                // Never cut while the line still fits the container (C7, as in `cell`).
+                let excess = number.integer + number.fraction - column.width
+                if excess <= 0 || slack.map({ rowOverflow + excess <= $0 }) ?? true {
+                    if excess > 0 { rowOverflow += excess }
                     var text = ""
                     if number.stripped {
                         if let sign = shape.detachedSign { text.unicodeScalars.append(Unicode.Scalar(cell[sign])) }
@@ -150,7 +154,8 @@ extension PlainRenderer {
                         text = String(decoding: cell, as: UTF8.self)
                     }
                     // Lead spaces are part of the line, so `place` keeps the points aligned.
-                    let (lead, trail) = Self.numberPadding(number, in: CellSlot(column))
+                    let (padding, trail) = Self.numberPadding(number, in: CellSlot(column))
+                    let lead = max(0, padding)
                     cells.append([TextLine(text: String(repeating: " ", count: lead) + text + String(repeating: " ", count: trail), width: lead + number.integer + number.fraction + trail)])
                     continue
                 }

@@ -18,9 +18,17 @@ public final class PlainRenderer: Renderer {
     let nullLine: TextLine
     /// The columns of the table being drawn, and what the row loop needs of them.
     var columns: [ColumnLayout] {
-        didSet { slots = columns.map(CellSlot.init) }
+        didSet {
+            slots = columns.map(CellSlot.init)
+            slack = Self.slack(columns, plan: plan, style: style)
+        }
     }
     var slots: [CellSlot]
+    /// Columns between a table line and the container's edge (nil: no width limit).
+    var slack: Int?
+    /// Columns the current row's numbers took beyond their columns (C7: a number is never cut
+    /// while the line still fits the container).
+    var rowOverflow = 0
     /// Whether anything was drawn yet (blocks, bands and groups are separated by a blank line).
     private var started = false
     private var groupsDrawn = 0
@@ -46,7 +54,16 @@ public final class PlainRenderer: Renderer {
         self.zebra = zebra && ansi
         self.columns = plan.columns
         self.slots = plan.columns.map(CellSlot.init)
+        self.slack = Self.slack(plan.columns, plan: plan, style: style)
         nullLine = TextLine(text: Sanitize.visible(plan.nullText), width: measure.width(of: plan.nullText))
+    }
+
+    /// The container's width less a table line's, borders included.
+    static func slack(_ columns: [ColumnLayout], plan: LayoutPlan, style: TableStyle) -> Int? {
+        guard let container = plan.containerWidth else { return nil }
+        let cells = columns.reduce(0) { $0 + $1.width }
+        let between = max(0, columns.count - 1) * (style.hasBorders ? style.separator.count : plan.gap)
+        return container - cells - between - (style.hasBorders ? style.left.count + style.right.count : 0)
     }
 
     // MARK: - Lines
@@ -160,6 +177,7 @@ public final class PlainRenderer: Renderer {
         try separatorBeforeCells()
         let striped = zebra && rowsDrawn % 2 == 1
         rowsDrawn += 1
+        rowOverflow = 0
         if striped { try out.write(Self.stripe) }
         if plan.cellLines > 1 && needsSecondLine(fields) {
             try wrappedRow(fields, striped: striped)

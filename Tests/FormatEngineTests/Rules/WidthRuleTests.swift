@@ -501,6 +501,33 @@ struct WidthRuleTests {
         ])
     }
 
+    @Test("C7: a number read after a pipe's window, wider than its column, is written whole while the line fits the container")
+    func streamedNumberWhole() throws {
+        let csv = "name,amount,note\n" + (1...3).map { "item\($0),12,ok" }.joined(separator: "\n") + "\nbig,123456789012,ok\n"
+        func lines(_ width: Int, _ configure: (inout FormatOptions) -> Void = { _ in }) throws -> [String] {
+            var options = RuleKit.options(width: width, configure)
+            options.window = 3
+            let sink = MemorySink()
+            _ = try TableFormatter.run(MemoryInput(csv, name: "t.csv", path: "t.csv", isRereadable: false), options: options, output: sink)
+            return RuleKit.lines(sink.text)
+        }
+        // The table is 19 wide: at 40 the number's 6 extra columns fit; the note column moves right.
+        let wide = try lines(40)
+        #expect(wide == ["Name   Amount  Note", "─────  ──────  ────", "item1      12  ok", "item2      12  ok", "item3      12  ok", "big    123456789012  ok"])
+        for style in [TableStyle.box, .ascii, .compact] {
+            let boxed = try lines(40) { $0.style = style }
+            #expect(boxed.contains { $0.contains("123456789012") }, "\(style): \(boxed)")
+            for line in boxed { #expect(RuleKit.width(line) <= 40, "\(style): \(line)") }
+        }
+        let wrapped = try lines(40) { $0.cellLines = 2 }
+        #expect(wrapped.contains("big    123456789012  ok"), "\(wrapped)")
+        // At 20 there is one spare column: the number is cut (W1), and a note says so.
+        let narrow = try lines(20)
+        #expect(narrow.contains("big    12345…  ok"), "\(narrow)")
+        #expect(narrow.contains { $0.hasPrefix("1 cell was cut") })
+        for line in narrow { #expect(RuleKit.width(line) <= 20, "\(line)") }
+    }
+
     @Test("C7: a number column keeps its full width next to several text columns")
     func numbersNeverCutManyText() {
         // The number first, so it is never the column left out (W5 omits from the right).
