@@ -142,24 +142,8 @@ public struct CSVReader {
                 // the state switch between them.
                 fields: while true {
                     let runStart = p
-                    unquotedStops.withUnsafeBufferPointer { stops in
-                        // Eight bytes at a time to the first delimiter, line break or backslash
-                        // (TSV). A byte below 0x0E stands for CR and LF in one test; when it is
-                        // another control, the search goes on after it.
-                        while p &+ 8 <= end {
-                            let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
-                            var hits = SWAR.matches(word, delimiterPattern) | SWAR.lessThan(word, SWAR.belowLineBreaks)
-                            if backslashes { hits |= SWAR.matches(word, backslashPattern) }
-                            if hits != 0 {
-                                p &+= hits.trailingZeroBitCount >> 3
-                                if stops[Int(buffer[p])] { return }
-                                p &+= 1
-                            } else {
-                                p &+= 8
-                            }
-                        }
-                        while p < end && !stops[Int(buffer[p])] { p &+= 1 }
-                    }
+                    // To the first delimiter, line break or backslash (TSV).
+                    SWAR.skip(buffer, &p, end, to: delimiterPattern, stops: unquotedStops) { backslashes ? SWAR.matches($0, backslashPattern) : 0 }
                     if p > runStart { record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: p &- runStart)) }
                     if p == end { return false }
                     let b = buffer[p]
@@ -200,21 +184,8 @@ public struct CSVReader {
                 state = .unquoted
             case .quoted:
                 let runStart = p
-                quotedStops.withUnsafeBufferPointer { stops in
-                    // As for unquoted fields: to the first quote or line break.
-                    while p &+ 8 <= end {
-                        let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
-                        let hits = SWAR.matches(word, SWAR.quote) | SWAR.lessThan(word, SWAR.belowLineBreaks)
-                        if hits != 0 {
-                            p &+= hits.trailingZeroBitCount >> 3
-                            if stops[Int(buffer[p])] { return }
-                            p &+= 1
-                        } else {
-                            p &+= 8
-                        }
-                    }
-                    while p < end && !stops[Int(buffer[p])] { p &+= 1 }
-                }
+                // To the first quote or line break.
+                SWAR.skip(buffer, &p, end, to: SWAR.quote, stops: quotedStops) { _ in 0 }
                 if p > runStart {
                     record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: p &- runStart))
                     quotedCR = false
@@ -301,5 +272,27 @@ enum SWAR {
     @inline(__always)
     static func lessThan(_ word: UInt64, _ limit: UInt8) -> UInt64 {
         (word &- ones &* UInt64(limit)) & ~word & highBits
+    }
+
+    /// Moves `p` to the first byte of `buffer[p..<end]` marked in `stops`, or to `end`: eight bytes
+    /// at a time to a byte equal to `pattern`'s (or found by `more`) or below 0x0E, which stands for
+    /// CR and LF in one test; when that byte is not a stop (another control), the search goes on.
+    @inline(__always)
+    static func skip(_ buffer: UnsafeMutablePointer<UInt8>, _ p: inout Int, _ end: Int, to pattern: UInt64,
+                     stops: [Bool], more: (UInt64) -> UInt64) {
+        stops.withUnsafeBufferPointer { stops in
+            while p &+ 8 <= end {
+                let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
+                let hits = matches(word, pattern) | lessThan(word, belowLineBreaks) | more(word)
+                if hits != 0 {
+                    p &+= hits.trailingZeroBitCount >> 3
+                    if stops[Int(buffer[p])] { return }
+                    p &+= 1
+                } else {
+                    p &+= 8
+                }
+            }
+            while p < end && !stops[Int(buffer[p])] { p &+= 1 }
+        }
     }
 }

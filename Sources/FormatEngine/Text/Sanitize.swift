@@ -18,21 +18,9 @@ public enum Sanitize {
     /// The text with `◌` before a mark that would join what precedes it, at its start and, when
     /// `lines`, after every line break (each line of a wrapped cell starts a line on screen).
     static func withMarkBase(_ text: String, lines: Bool = false) -> String {
-        // Byte offsets of the lines that need a base.
-        var offsets: [Int] = []
-        let find = { (utf8: UnsafeBufferPointer<UInt8>) in
-            var start = 0
-            while true {
-                let rest = UnsafeBufferPointer(rebasing: utf8[start...])
-                if DisplayWidth.needsMarkBase(rest) { offsets.append(start) }
-                guard lines, let lineFeed = rest.firstIndex(of: 0x0A) else { return }
-                start += lineFeed + 1
-            }
-        }
-        if text.utf8.withContiguousStorageIfAvailable(find) == nil {
-            var copy = text
-            copy.withUTF8(find)
-        }
+        var copy = text
+        let offsets = text.utf8.withContiguousStorageIfAvailable { markBaseOffsets($0, lines: lines) }
+            ?? copy.withUTF8 { markBaseOffsets($0, lines: lines) }
         guard !offsets.isEmpty else { return text }
         let bytes = Array(text.utf8)
         var out = ""
@@ -44,6 +32,18 @@ public enum Sanitize {
         }
         out += String(decoding: bytes[previous...], as: UTF8.self)
         return out
+    }
+
+    /// Byte offsets of the lines of `utf8` (only the first unless `lines`) that need `◌`.
+    private static func markBaseOffsets(_ utf8: UnsafeBufferPointer<UInt8>, lines: Bool) -> [Int] {
+        var offsets: [Int] = []
+        var start = 0
+        while true {
+            let rest = UnsafeBufferPointer(rebasing: utf8[start...])
+            if DisplayWidth.needsMarkBase(rest) { offsets.append(start) }
+            guard lines, let lineFeed = rest.firstIndex(of: 0x0A) else { return offsets }
+            start += lineFeed + 1
+        }
     }
 
     /// True when the scalar is a C0 control, DEL or a C1 control.
