@@ -257,6 +257,7 @@ enum SWAR {
     static let lineFeed: UInt64 = 0x0A * ones
     static let carriageReturn: UInt64 = 0x0D * ones
     static let quote: UInt64 = 0x22 * ones
+    static let backslash: UInt64 = 0x5C * ones
     /// Bytes below this are controls up to CR (LF is 0x0A, CR 0x0D).
     static let belowLineBreaks: UInt8 = 0x0E
 

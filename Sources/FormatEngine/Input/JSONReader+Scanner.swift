@@ -28,7 +28,18 @@ extension JSONReader {
                 }
                 if let step = structural(b, &p) { return step }
             case .string:
+                // To the closing quote, a backslash or a control character (an error), eight
+                // bytes at a time, then byte by byte near the end of the buffer.
                 let start = p
+                while p &+ 8 <= end {
+                    let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
+                    let hits = SWAR.matches(word, SWAR.quote) | SWAR.matches(word, SWAR.backslash) | SWAR.lessThan(word, 0x20)
+                    if hits != 0 {
+                        p &+= hits.trailingZeroBitCount >> 3
+                        break
+                    }
+                    p &+= 8
+                }
                 while p < end {
                     let c = buffer[p]
                     if c == 0x22 || c == 0x5C || c < 0x20 { break }
