@@ -229,6 +229,18 @@ enum TextBytes {
         return UInt64(base.load(as: UInt8.self)) &* ones
     }
 
+    /// Whether two runs of `count` ≥ 1 bytes are equal, a word at a time (short runs as `word`).
+    @inline(__always)
+    static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+        if count < 8 { return word(a, count: count) == word(b, count: count) }
+        var index = 0
+        while index &+ 8 < count {
+            if a.loadUnaligned(fromByteOffset: index, as: UInt64.self) != b.loadUnaligned(fromByteOffset: index, as: UInt64.self) { return false }
+            index &+= 8
+        }
+        return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+    }
+
     /// Copies `count` bytes; runs of up to 16 bytes (most cells) in two overlapping loads and
     /// stores instead of a call to `memcpy`. The two regions must not overlap.
     @inline(__always)
