@@ -24,8 +24,6 @@ public struct TableInput {
     var reader: any RecordReader
     /// The reader names the columns itself (JSON keys), so rows are not checked against a header.
     let keyed: Bool
-    /// The input holds nothing but white space: no rows, no columns (E4).
-    let blank: Bool
     let options: FormatOptions
     let sourceName: String
     /// Whether the column count may still grow (false once a layout is fixed).
@@ -52,16 +50,10 @@ public struct TableInput {
         self.sourceName = provider.name
         let source = try provider.open()
         stream = InputStream(source, encoding: options.encoding, trustValidUTF8: choice?.knownValidUTF8 ?? false)
-        var blank = false
         if let choice {
             self.choice = choice
         } else {
             let head = try stream.peek(atLeast: 1 << 16)
-            // Nothing but white space (or a BOM, already removed) is empty input (E4) in every
-            // format: a JSON file with no document prints nothing, as an empty CSV does. The JSON
-            // reader itself still rejects an empty document (RFC 8259; JSONTestSuite's
-            // n_structure_no_data).
-            blank = stream.reachedEnd && head.allSatisfy { $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }
             let format = options.inputFormat ?? provider.path.flatMap(InputFormat.init(path:)) ?? Sniffer.format(of: head)
             var dialect: Dialect?
             switch format {
@@ -77,8 +69,6 @@ public struct TableInput {
         }
         reader = try Self.makeReader(self.choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
         keyed = reader.columnNames != nil
-        self.blank = blank
-        if blank { return }
         if let names = reader.columnNames {
             columns = names
         } else if options.header {
@@ -100,10 +90,11 @@ public struct TableInput {
         switch choice.format {
         case .csv, .tsv:
             return CSVReader(stream: stream, dialect: choice.dialect ?? .csv(), sourceName: name)
-        case .json:
-            return JSONReader(stream: stream, linesMode: explicitJSON ? false : nil, sourceName: name)
-        case .jsonl:
-            return JSONReader(stream: stream, linesMode: true, sourceName: name)
+        case .json, .jsonl:
+            var reader = JSONReader(stream: stream, linesMode: choice.format == .jsonl ? true : explicitJSON ? false : nil, sourceName: name)
+            // E4: a file with no document, or nothing but white space, is empty input.
+            reader.blankIsEmpty = true
+            return reader
         }
     }
 
@@ -114,7 +105,7 @@ public struct TableInput {
     /// - Returns: false at the end of the input.
     /// - Complexity: O(bytes of the row).
     public mutating func next(into record: inout Record) throws(InputError) -> Bool {
-        guard !blank, try reader.read(into: &record) else { return false }
+        guard try reader.read(into: &record) else { return false }
         noteReplacement(in: record)
         if keyed, let names = reader.columnNames, names.count != columns.count {
             if columnsMayGrow {

@@ -168,12 +168,15 @@ extension PlainRenderer {
             cells.append(lines)
         }
         let height = cells.map(\.count).max() ?? 1
+        // A number written whole past its column (C7) widens its column on every line of the
+        // row, so the columns after it stay aligned from line to line.
+        let widths = columns.indices.map { k in max(columns[k].width, cells[k].map(\.width).max() ?? 0) }
         try beginRowLine()
         for line in 0..<height {
             if line > 0 { try continueRow(striped: striped) }
             for (k, column) in columns.enumerated() {
                 try cellGap(k)
-                try place(line < cells[k].count ? cells[k][line] : TextLine(text: "", width: 0), in: column)
+                try place(line < cells[k].count ? cells[k][line] : TextLine(text: "", width: 0), width: widths[k], right: column.alignment == .right)
             }
         }
         try endRowLine(striped: striped)

@@ -82,7 +82,13 @@ public struct DisplayWidth: Sendable {
     static func startsWithMark(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard utf8.count >= 2, let base = utf8.baseAddress, base[0] >= 0xCC else { return false }
         let (value, _) = TextBytes.scalar(in: base, at: 0, count: utf8.count)
-        if value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00 { return false }
+        return isMark(value)
+    }
+
+    /// Whether a scalar is zero-width or a spacing mark on its own (it may join what precedes it).
+    @inline(__always)
+    static func isMark(_ value: UInt32) -> Bool {
+        if value < 0x300 || value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00 { return false }
         return WidthTables.contains(WidthTables.zeroWidth, value) || WidthTables.contains(WidthTables.spacingMark, value)
     }
 

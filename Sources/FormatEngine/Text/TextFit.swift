@@ -408,6 +408,13 @@ struct TextUnits {
     }
 
     private mutating func append(_ kind: Kind, end: String.Index) {
+        // A mark that follows a control (which ends a grapheme cluster) stays with it: a line
+        // never starts with a mark that would join what precedes it on screen (W1).
+        if kind == .text, kinds.last == .text, let start = bounds.last,
+           let first = text.unicodeScalars[start...].first, DisplayWidth.isMark(first.value) {
+            bounds[bounds.count - 1] = end
+            return
+        }
         kinds.append(kind)
         bounds.append(end)
     }

@@ -521,6 +521,15 @@ struct WidthRuleTests {
         }
         let wrapped = try lines(40) { $0.cellLines = 2 }
         #expect(wrapped.contains("big    123456789012  ok"), "\(wrapped)")
+        // In a two-line row the columns after the number move right on both lines alike.
+        var options = RuleKit.options(width: nil) { $0.cellLines = 2; $0.window = 2 }
+        options.layout = .table
+        let sink = MemorySink()
+        _ = try TableFormatter.run(MemoryInput("n,note,x\n1,short text,a\n2,tiny,b\n123456789,alpha beta gamma delta,c\n", name: "t.csv", isRereadable: false),
+                                   options: options, output: sink)
+        let rows = RuleKit.lines(sink.text)
+        #expect(rows.suffix(3) == ["123456789  alpha beta  c", "           gamma del…",
+                                   "1 cell was cut to the widths of the first 2 rows; use --window all to size from every row"], "\(sink.text)")
         // At 20 there is one spare column: the number is cut (W1), and a note says so.
         let narrow = try lines(20)
         #expect(narrow.contains("big    12345…  ok"), "\(narrow)")
