@@ -75,7 +75,7 @@ public enum TableFormatter {
             while window.map({ rows < $0 }) ?? true, next(&table, &record, &result) {
                 profiler.sync(columns: table.columns)
                 if holdAll || !twoPass {
-                    held.append(record)
+                    held.append(record.compacted())
                 } else if rows < limit {
                     profiler.add(record)
                 }

@@ -14,7 +14,7 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
         var capacity: Int
 
         init(capacity: Int) {
-            self.capacity = Swift.max(16, capacity)
+            self.capacity = Swift.max(1, capacity)
             pointer = .allocate(capacity: self.capacity)
         }
 
@@ -118,6 +118,15 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
     public mutating func removeAll(keepingCapacity: Bool = false) {
         count = 0
         if !keepingCapacity { storage = Storage(capacity: 16) }
+    }
+
+    /// A copy in a block just large enough (a row held for sorting keeps no spare room).
+    public func compacted() -> GrowableArray {
+        var copy = GrowableArray()
+        copy.storage = Storage(capacity: count)
+        copy.storage.pointer.update(from: storage.pointer, count: count)
+        copy.count = count
+        return copy
     }
 
     /// Where the elements start, with nothing keeping them alive (see `Record.unsafeFields`).
