@@ -87,8 +87,12 @@ public enum TableFormatter {
             // E4: empty input prints nothing. Rows with no fields at all (JSON `{}` or `[]`) are
             // said in a note rather than drawn as blank lines.
             if rows > 0 {
-                try out.write("(\(grouped(rows)) row\(rows == 1 ? "" : "s") with no fields)")
-                try out.newline()
+                // A note like any other: wrapped to the width (W1, W14).
+                let note = "(\(grouped(rows)) row\(rows == 1 ? "" : "s") with no fields)"
+                for line in measure.fit(note, width: options.width ?? Int.max, maxLines: Int.max, ellipsis: .end) {
+                    try out.write(line.text)
+                    try out.newline()
+                }
                 try out.flush()
             }
             result.warnings = table.warnings

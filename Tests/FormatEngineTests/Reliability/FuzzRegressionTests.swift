@@ -108,6 +108,20 @@ extension Reliability {
             #expect(lines == ["Amount  B", "──────  ─", "     1  x", "  1.25  y"])
         }
 
+        // MARK: - pipeline target, the note for rows with no fields
+
+        /// Found by the pipeline target in the second session (crash-715ff731…): JSON rows that
+        /// are all `{}` give no columns, and the note saying so was written at its full width.
+        @Test("W1, W14: the note for rows with no fields is wrapped to the width (fuzz: pipeline)")
+        func noFieldsNote() throws {
+            for width in [10, 16, 40] {
+                let output = try Kit.format(Array("{}\n{}\n".utf8), options: Kit.options(width: width) { $0.inputFormat = .jsonl })
+                #expect(output.result.error == nil)
+                for line in output.lines { #expect(Self.width(line) <= width, "\(width): \(line.debugDescription)") }
+                #expect(output.lines.joined(separator: " ") == "(2 rows with no fields)", "\(output.lines)")
+            }
+        }
+
         // MARK: - pipeline target, groups in a bordered list report
 
         /// Found by the pipeline target (crash-dbb5d507…, minimized to 14 bytes:
