@@ -130,7 +130,8 @@ extension JSONReader {
             guard range.count == key.count else { return false }
             guard let other = key.baseAddress, !key.isEmpty else { return true }
             return arena.withUnsafeBufferPointer { bytes in
-                TextBytes.equal(bytes.baseAddress! + range.lowerBound, other, count: key.count)
+                guard let start = bytes.baseAddress else { return false }
+                return TextBytes.equal(start + range.lowerBound, other, count: key.count)
             }
         }
 

@@ -67,13 +67,14 @@ public final class OutputBuffer {
 
     /// `write` when the buffer must be flushed first.
     private func writeFlushing(_ bytes: UnsafeBufferPointer<UInt8>) throws(OutputError) {
+        guard let base = bytes.baseAddress else { return }
         if pendingSpaces > 0 { try flushSpaces() }
         if count &+ bytes.count > capacity { try flush() }
         if bytes.count > capacity {
             try sink.write(UnsafeRawBufferPointer(bytes))
             return
         }
-        TextBytes.copy(bytes.baseAddress!, to: storage + count, count: bytes.count)
+        TextBytes.copy(base, to: storage + count, count: bytes.count)
         count &+= bytes.count
     }
 
