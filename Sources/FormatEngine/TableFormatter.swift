@@ -72,13 +72,10 @@ public enum TableFormatter {
             profiler.merge(helper.value)
             table = pipeline.table
         } else {
+            // A pipe, or rows to sort or group: held, then sized (step 2).
             while window.map({ rows < $0 }) ?? true, next(&table, &record, &result) {
                 profiler.sync(columns: table.columns)
-                if holdAll || !twoPass {
-                    held.append(record.compacted())
-                } else if rows < limit {
-                    profiler.add(record)
-                }
+                held.append(record.compacted())
                 rows += 1
             }
         }
@@ -223,11 +220,7 @@ public enum TableFormatter {
 
     /// Sizes a batch's rows (those within the row limit).
     private static func size(_ batch: RowPipeline.Batch, into profiler: inout ColumnProfiler, limit: Int) {
-        // Borrowed in place: a copy would retain buffers the reader thread is about to reuse, an
-        // atomic count bounced between the two cores on every row.
-        batch.records.withUnsafeBufferPointer { records in
-            for r in 0..<min(batch.count, max(0, limit - batch.firstRow)) { profiler.add(records[r].unsafeFields) }
-        }
+        batch.forEachRow(upTo: limit) { profiler.add($0) }
     }
 
     /// Draws each row of the supply, at most `limit`; counts the rows after the limit.
@@ -260,9 +253,7 @@ public enum TableFormatter {
                 helper.resume(atRow: batch.firstRow)
                 let cuts = helper.cutCells
                 do {
-                    try batch.records.withUnsafeBufferPointer { (records) throws(OutputError) in
-                        for r in 0..<batch.count { try draw(helper, records[r].unsafeFields) }
-                    }
+                    try batch.forEachRow { (row) throws(OutputError) in try draw(helper, row) }
                     try helperOut.flush()
                 } catch {
                     preconditionFailure("drawing into memory cannot fail: \(error)")
@@ -277,11 +268,9 @@ public enum TableFormatter {
                     renderer.resume(atRow: batch.firstRow + batch.count)
                     drawn += batch.count
                 } else {
-                    try batch.records.withUnsafeBufferPointer { (records) throws(OutputError) in
-                        for r in 0..<batch.count {
-                            try draw(renderer, records[r].unsafeFields)
-                            drawn += 1
-                        }
+                    try batch.forEachRow { (row) throws(OutputError) in
+                        try draw(renderer, row)
+                        drawn += 1
                     }
                 }
                 if let error = batch.error, secondError == nil { secondError = error }

@@ -26,6 +26,11 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
 
     public init() { storage = Storage(capacity: 16) }
 
+    private init(storage: Storage, count: Int) {
+        self.storage = storage
+        self.count = count
+    }
+
     public init(_ elements: some Sequence<Element>) {
         self.init()
         for element in elements { append(element) }
@@ -65,7 +70,7 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
     }
 
     /// Makes the storage this value's own and able to take `extra` more elements, so that
-    /// `appendUnchecked` may follow without checks (a reader calls this once per record).
+    /// `appendAssumingUnique` may follow without checks (a reader calls this once per record).
     @inline(__always)
     public mutating func prepareForAppending(_ extra: Int) {
         reserve(extra)
@@ -122,11 +127,9 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
 
     /// A copy in a block just large enough (a row held for sorting keeps no spare room).
     public func compacted() -> GrowableArray {
-        var copy = GrowableArray()
-        copy.storage = Storage(capacity: count)
-        copy.storage.pointer.update(from: storage.pointer, count: count)
-        copy.count = count
-        return copy
+        let block = Storage(capacity: count)
+        block.pointer.update(from: storage.pointer, count: count)
+        return GrowableArray(storage: block, count: count)
     }
 
     /// Where the elements start, with nothing keeping them alive (see `Record.unsafeFields`).

@@ -85,11 +85,13 @@ public struct Record: Sendable {
     /// pipe's window): it takes about half the memory of the reader's record, whose buffers are
     /// left to it for the next row.
     public func compacted() -> Record {
-        var copy = Record()
-        copy.bytes = bytes.compacted()
-        copy.ends = ends.compacted()
-        copy.line = line
-        return copy
+        Record(bytes: bytes.compacted(), ends: ends.compacted(), line: line)
+    }
+
+    private init(bytes: ByteArray, ends: GrowableArray<Int>, line: Int) {
+        self.bytes = bytes
+        self.ends = ends
+        self.line = line
     }
 
     /// Calls `body` with the fields seen in place (the way every cell is read).

@@ -31,6 +31,15 @@ final class RowPipeline: @unchecked Sendable {
         /// What `help` drew, for the caller to write; cells it cut.
         var output: [UInt8] = []
         var cuts = 0
+
+        /// Calls `body` with each row's fields, in order, those before row `limit` of the table.
+        /// The records are borrowed in place: a copy would retain buffers the reader thread is
+        /// about to reuse, an atomic count bounced between the two cores on every row.
+        func forEachRow<E: Error>(upTo limit: Int = .max, _ body: (Fields) throws(E) -> Void) throws(E) {
+            try records.withUnsafeBufferPointer { (records) throws(E) in
+                for r in 0..<min(count, max(0, limit &- firstRow)) { try body(records[r].unsafeFields) }
+            }
+        }
     }
 
     /// The input; the reader's thread owns it until `consume` returns.

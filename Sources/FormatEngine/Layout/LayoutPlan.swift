@@ -71,7 +71,10 @@ public struct LayoutPlan: Sendable, Equatable {
     public var explanation: [String] = []
 
     /// Display width of a full table line.
-    public var lineWidth: Int {
+    public var lineWidth: Int { lineWidth(of: columns) }
+
+    /// Display width of a line of these columns (a band of pages), borders not counted.
+    public func lineWidth(of columns: [ColumnLayout]) -> Int {
         columns.reduce(0) { $0 + $1.width } + gap * max(0, columns.count - 1)
     }
 }

@@ -43,8 +43,7 @@ extension PlainRenderer {
             let (lead, trail) = Self.numberPadding(number, in: column)
             // Numbers are never cut (C7): one wider than its column (a pipe's row after the sizing
             // window) is written whole and the line grows, as long as it still fits the container.
-            if lead >= 0 || slack.map({ rowOverflow - lead <= $0 }) ?? true {
-                if lead < 0 { rowOverflow -= lead }
+            if takeOverflow(-lead) {
                 out.pad(lead)
                 if number.stripped {
                     if let sign = shape.detachedSign { try out.write(byte: cell[sign]) }
@@ -134,18 +133,16 @@ extension PlainRenderer {
     /// A row whose cells may take two lines: text wraps at spaces, numbers stay on the first line.
     func wrappedRow(_ fields: Fields, striped: Bool) throws(OutputError) {
         var cells: [[TextLine]] = []
-        for column in columns {
-            let cell = fields[column.source]
+        for (column, slot) in zip(columns, slots) {
+            let cell = fields[slot.source]
             if cell.isEmpty {
                 cells.append([nullLine])
                 continue
             }
-            if column.numberParts != nil, let shape = NumberShape.parse(cell) {
-                let number = numberLayout(cell, shape, stripUnit: column.stripUnit)
+            if slot.numeric, let shape = NumberShape.parse(cell) {
+                let number = numberLayout(cell, shape, stripUnit: slot.stripUnit)
                 // Never cut while the line still fits the container (C7, as in `cell`).
-                let excess = number.integer + number.fraction - column.width
-                if excess <= 0 || slack.map({ rowOverflow + excess <= $0 }) ?? true {
-                    if excess > 0 { rowOverflow += excess }
+                if takeOverflow(number.integer + number.fraction - slot.width) {
                     var text = ""
                     if number.stripped {
                         if let sign = shape.detachedSign { text.unicodeScalars.append(Unicode.Scalar(cell[sign])) }
@@ -154,7 +151,7 @@ extension PlainRenderer {
                         text = String(decoding: cell, as: UTF8.self)
                     }
                     // Lead spaces are part of the line, so `place` keeps the points aligned.
-                    let (padding, trail) = Self.numberPadding(number, in: CellSlot(column))
+                    let (padding, trail) = Self.numberPadding(number, in: slot)
                     let lead = max(0, padding)
                     cells.append([TextLine(text: String(repeating: " ", count: lead) + text + String(repeating: " ", count: trail), width: lead + number.integer + number.fraction + trail)])
                     continue

@@ -60,10 +60,16 @@ public final class PlainRenderer: Renderer {
 
     /// The container's width less a table line's, borders included.
     static func slack(_ columns: [ColumnLayout], plan: LayoutPlan, style: TableStyle) -> Int? {
-        guard let container = plan.containerWidth else { return nil }
-        let cells = columns.reduce(0) { $0 + $1.width }
-        let between = max(0, columns.count - 1) * (style.hasBorders ? style.separator.count : plan.gap)
-        return container - cells - between - (style.hasBorders ? style.left.count + style.right.count : 0)
+        plan.containerWidth.map { $0 - style.edges - plan.lineWidth(of: columns) }
+    }
+
+    /// C7: whether a number `excess` columns wider than its column may be written whole on the
+    /// current row, the line still fitting the container; if so, the row takes those columns.
+    func takeOverflow(_ excess: Int) -> Bool {
+        guard excess > 0 else { return true }
+        if let slack, rowOverflow + excess > slack { return false }
+        rowOverflow += excess
+        return true
     }
 
     // MARK: - Lines
