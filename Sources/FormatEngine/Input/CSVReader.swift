@@ -143,7 +143,7 @@ public struct CSVReader {
                 fields: while true {
                     let runStart = p
                     // To the first delimiter, line break or backslash (TSV).
-                    SWAR.skip(buffer, &p, end, to: delimiterPattern, stops: unquotedStops) { backslashes ? SWAR.matches($0, backslashPattern) : 0 }
+                    SWAR.skip(buffer, &p, end, to: delimiterPattern, below: SWAR.belowLineBreaks, stops: unquotedStops) { backslashes ? SWAR.matches($0, backslashPattern) : 0 }
                     if p > runStart { record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: p &- runStart)) }
                     if p == end { return false }
                     let b = buffer[p]
@@ -185,7 +185,7 @@ public struct CSVReader {
             case .quoted:
                 let runStart = p
                 // To the first quote or line break.
-                SWAR.skip(buffer, &p, end, to: SWAR.quote, stops: quotedStops) { _ in 0 }
+                SWAR.skip(buffer, &p, end, to: SWAR.quote, below: SWAR.belowLineBreaks, stops: quotedStops) { _ in 0 }
                 if p > runStart {
                     record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + runStart, count: p &- runStart))
                     quotedCR = false
@@ -248,52 +248,4 @@ public struct CSVReader {
 extension InputStream {
     /// The stream offset of buffer index `index`.
     func base(of index: Int) -> Int { offset &- pos &+ index }
-}
-
-/// Byte searches eight bytes at a time in a `UInt64` ("SIMD within a register").
-enum SWAR {
-    static let ones: UInt64 = 0x0101_0101_0101_0101
-    static let highBits: UInt64 = 0x8080_8080_8080_8080
-    static let lineFeed: UInt64 = 0x0A * ones
-    static let carriageReturn: UInt64 = 0x0D * ones
-    static let quote: UInt64 = 0x22 * ones
-    static let backslash: UInt64 = 0x5C * ones
-    /// Bytes below this are controls up to CR (LF is 0x0A, CR 0x0D).
-    static let belowLineBreaks: UInt8 = 0x0E
-
-    /// A word whose lowest set bit is the high bit of the first byte of `word` equal to the byte
-    /// repeated in `pattern` (bits above it may be false positives); 0 when no byte is equal.
-    @inline(__always)
-    static func matches(_ word: UInt64, _ pattern: UInt64) -> UInt64 {
-        let x = word ^ pattern
-        return (x &- ones) & ~x & highBits
-    }
-
-    /// The same for the first byte less than `limit` (at most 0x80).
-    @inline(__always)
-    static func lessThan(_ word: UInt64, _ limit: UInt8) -> UInt64 {
-        (word &- ones &* UInt64(limit)) & ~word & highBits
-    }
-
-    /// Moves `p` to the first byte of `buffer[p..<end]` marked in `stops`, or to `end`: eight bytes
-    /// at a time to a byte equal to `pattern`'s (or found by `more`) or below 0x0E, which stands for
-    /// CR and LF in one test; when that byte is not a stop (another control), the search goes on.
-    @inline(__always)
-    static func skip(_ buffer: UnsafeMutablePointer<UInt8>, _ p: inout Int, _ end: Int, to pattern: UInt64,
-                     stops: [Bool], more: (UInt64) -> UInt64) {
-        stops.withUnsafeBufferPointer { stops in
-            while p &+ 8 <= end {
-                let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
-                let hits = matches(word, pattern) | lessThan(word, belowLineBreaks) | more(word)
-                if hits != 0 {
-                    p &+= hits.trailingZeroBitCount >> 3
-                    if stops[Int(buffer[p])] { return }
-                    p &+= 1
-                } else {
-                    p &+= 8
-                }
-            }
-            while p < end && !stops[Int(buffer[p])] { p &+= 1 }
-        }
-    }
 }

@@ -176,7 +176,7 @@ public final class InputStream {
         let storage = storage  // a local: the loop reads no class property
         while i < limit {
             // Fast path: eight ASCII bytes at a time, again after every multibyte sequence.
-            while i &+ 8 <= limit && UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+            while i &+ 8 <= limit && UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self) & SWAR.highBits == 0 {
                 i &+= 8
             }
             if i >= limit { break }

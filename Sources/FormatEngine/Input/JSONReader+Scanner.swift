@@ -28,23 +28,9 @@ extension JSONReader {
                 }
                 if let step = structural(b, &p) { return step }
             case .string:
-                // To the closing quote, a backslash or a control character (an error), eight
-                // bytes at a time, then byte by byte near the end of the buffer.
+                // To the closing quote, a backslash or a control character (an error).
                 let start = p
-                while p &+ 8 <= end {
-                    let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
-                    let hits = SWAR.matches(word, SWAR.quote) | SWAR.matches(word, SWAR.backslash) | SWAR.lessThan(word, 0x20)
-                    if hits != 0 {
-                        p &+= hits.trailingZeroBitCount >> 3
-                        break
-                    }
-                    p &+= 8
-                }
-                while p < end {
-                    let c = buffer[p]
-                    if c == 0x22 || c == 0x5C || c < 0x20 { break }
-                    p &+= 1
-                }
+                SWAR.skip(buffer, &p, end, to: SWAR.quote, below: 0x20, stops: Self.stringStops) { SWAR.matches($0, SWAR.backslash) }
                 if p > start {
                     if pendingHigh != 0 { loneSurrogate() }
                     text.append(UnsafeBufferPointer(start: buffer + start, count: p &- start))
@@ -313,6 +299,9 @@ extension JSONReader {
 
     @inline(__always)
     static func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+
+    /// The bytes that end a run of string text: the closing quote, a backslash, a control.
+    static let stringStops: [Bool] = (0..<256).map { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
 
     @inline(__always)
     static func hexValue(_ b: UInt8) -> UInt32? {
