@@ -159,12 +159,12 @@ extension ColumnProfile {
             } else if let ascii = DisplayWidth.printableASCIIWidth(cell) {
                 if ascii > width { width = ascii }
             } else if cell.count > width || Sanitize.needsEscaping(utf8: cell) {
-                let measured = measure.width(utf8: cell)
+                let measured = measure.nonASCIIWidth(utf8: cell)
                 if measured > width { width = measured }
             }
             return
         }
-        let width = DisplayWidth.printableASCIIWidth(cell) ?? measure.width(utf8: cell)
+        let width = DisplayWidth.printableASCIIWidth(cell) ?? measure.nonASCIIWidth(utf8: cell)
         if width > self.width { self.width = width }
         if trackWords {
             let word = Self.longestWord(cell, width: width, measure: measure)

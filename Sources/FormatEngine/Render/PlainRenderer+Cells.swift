@@ -56,7 +56,7 @@ extension PlainRenderer {
             }
         }
         var escapes = false
-        let width = ascii ?? measure.width(utf8: cell, escapes: &escapes)
+        let width = ascii ?? measure.nonASCIIWidth(utf8: cell, escapes: &escapes)
         if width <= column.width && !escapes {
             if column.right {
                 out.pad(column.width - width)

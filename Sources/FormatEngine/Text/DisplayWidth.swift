@@ -61,19 +61,31 @@ public struct DisplayWidth: Sendable {
 
     /// The width, and whether any scalar is a control that prints as an escape (one scan for both).
     public func width(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
-        if let ascii = Self.printableASCIIWidth(utf8) { return ascii }
-        if Self.startsWithMark(utf8) {
-            // Text that would merge with whatever precedes it is shown on ◌ (Sanitize) and
-            // measured with it; the rest is measured alone.
-            let alone = measure(utf8, escapes: &escapes, onBase: false)
-            let onBase = measure(utf8, escapes: &escapes, onBase: true)
-            guard onBase == alone + 1 else {
-                escapes = true
-                return onBase
-            }
-            return alone
-        }
-        return measure(utf8, escapes: &escapes, onBase: false)
+        Self.printableASCIIWidth(utf8) ?? nonASCIIWidth(utf8: utf8, escapes: &escapes)
+    }
+
+    /// `width(utf8:escapes:)` of text already found not to be printable ASCII (a caller that
+    /// checked it, as sizing and drawing do for every cell, need not check it again).
+    func nonASCIIWidth(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
+        guard Self.startsWithMark(utf8) else { return measure(utf8, escapes: &escapes, onBase: false) }
+        // Text that would merge with whatever precedes it is shown on ◌ (Sanitize), measured so.
+        let (width, based) = markLedWidth(utf8, escapes: &escapes)
+        if based { escapes = true }
+        return width
+    }
+
+    /// `nonASCIIWidth(utf8:escapes:)` without the escapes.
+    func nonASCIIWidth(utf8: UnsafeBufferPointer<UInt8>) -> Int {
+        var escapes = false
+        return nonASCIIWidth(utf8: utf8, escapes: &escapes)
+    }
+
+    /// The width of text that starts with a mark (`startsWithMark`), and whether it is shown on ◌:
+    /// when it is wider on a base than the base and itself alone, it would join what precedes it.
+    private func markLedWidth(_ utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> (width: Int, based: Bool) {
+        let alone = measure(utf8, escapes: &escapes, onBase: false)
+        let onBase = measure(utf8, escapes: &escapes, onBase: true)
+        return onBase == alone + 1 ? (alone, false) : (onBase, true)
     }
 
     /// Whether text starts with a scalar that is zero-width or a spacing mark on its own: only
@@ -98,9 +110,8 @@ public struct DisplayWidth: Sendable {
     /// its base is written; a zero-width format character alone (ZWSP, LRM) is not.
     static func needsMarkBase(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard startsWithMark(utf8) else { return false }
-        let measure = DisplayWidth()
         var escapes = false
-        return measure.measure(utf8, escapes: &escapes, onBase: true) != measure.measure(utf8, escapes: &escapes, onBase: false) + 1
+        return DisplayWidth().markLedWidth(utf8, escapes: &escapes).based
     }
 
     /// The width of the text, after ◌ when `onBase` (◌ counted).

@@ -120,16 +120,23 @@ public enum Sanitize {
     /// Appends scalars with every control replaced by its visible escape. A CR right before an LF
     /// is part of that one line break and is not shown: CR LF shows as a single `↵`.
     static func appendVisible(_ scalars: Substring.UnicodeScalarView, to out: inout String) {
-        var i = scalars.startIndex
-        while i < scalars.endIndex {
-            let scalar = scalars[i]
-            let next = scalars.index(after: i)
+        forEachShownScalar(scalars) { scalar in
             if isControl(scalar.value) {
-                let crBeforeLF = scalar.value == 0x0D && next < scalars.endIndex && scalars[next].value == 0x0A
-                if !crBeforeLF { forEachEscapeScalar(of: scalar.value) { out.unicodeScalars.append($0) } }
+                forEachEscapeScalar(of: scalar.value) { out.unicodeScalars.append($0) }
             } else {
                 out.unicodeScalars.append(scalar)
             }
+        }
+    }
+
+    /// Calls `body` with each scalar that is shown, controls still as themselves: all but the CR
+    /// of a CR LF, which is one line break, shown as one `↵`.
+    @inline(__always)
+    static func forEachShownScalar(_ scalars: Substring.UnicodeScalarView, _ body: (Unicode.Scalar) -> Void) {
+        var i = scalars.startIndex
+        while i < scalars.endIndex {
+            let next = scalars.index(after: i)
+            if !(scalars[i].value == 0x0D && next < scalars.endIndex && scalars[next].value == 0x0A) { body(scalars[i]) }
             i = next
         }
     }
@@ -137,7 +144,7 @@ public enum Sanitize {
     /// True when any byte of the UTF-8 needs escaping: a C0 control, DEL, or a C1 control
     /// (encoded as 0xC2 followed by 0x80–0x9F).
     /// - Parameter utf8: UTF-8 bytes.
-    /// - Returns: Whether `visible` would change the text (a leading spacing mark included).
+    /// - Returns: Whether `visible` would change the text (a ◌ before a leading mark included).
     /// - Complexity: O(n), eight bytes at a time while none is suspicious; never allocates.
     public static func needsEscaping(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = utf8.count
@@ -174,40 +181,23 @@ public enum Sanitize {
     }
 }
 
-/// Byte-level helpers of the Text stage: eight-bytes-at-a-time tests on a `UInt64` of UTF-8
-/// bytes (any byte order: every test is per byte), and UTF-8 decoding in `DisplayWidth.swift`.
+/// Byte-level helpers of the Text stage: tests of UTF-8 words (on `SWAR`), runs of bytes loaded,
+/// compared and copied a word at a time, and UTF-8 decoding in `DisplayWidth.swift`.
 enum TextBytes {
-    static let ones: UInt64 = 0x0101_0101_0101_0101
-    static let highBits: UInt64 = 0x8080_8080_8080_8080
-
-    /// True when some byte of `word` is zero (exact for "some", as in Bit Twiddling Hacks).
-    @inline(__always)
-    static func hasZeroByte(_ word: UInt64) -> Bool {
-        (word &- ones) & ~word & highBits != 0
-    }
-
-    /// True when some byte of `word` is less than `limit` (limit ≤ 128).
-    @inline(__always)
-    static func hasByteLess(_ word: UInt64, than limit: UInt8) -> Bool {
-        (word &- ones &* UInt64(limit)) & ~word & highBits != 0
-    }
-
     /// True when all eight bytes are printable ASCII (0x20–0x7E).
     @inline(__always)
     static func allPrintableASCII(_ word: UInt64) -> Bool {
         // Without high bits no addition below carries into the next byte: b + 1 has its high bit
         // set only for DEL (0x7F), and b + 0x60 has it set exactly when b ≥ 0x20.
-        let noHighOrDel = (word | (word &+ ones)) & highBits == 0
-        let allAtLeastSpace = (word &+ ones &* 0x60) & highBits == highBits
+        let noHighOrDel = (word | (word &+ SWAR.ones)) & SWAR.highBits == 0
+        let allAtLeastSpace = (word &+ SWAR.ones &* 0x60) & SWAR.highBits == SWAR.highBits
         return noHighOrDel && allAtLeastSpace
     }
 
     /// True when some byte might need escaping: < 0x20, 0x7F, or 0xC2 (a possible C1 lead byte).
     @inline(__always)
     static func mayNeedEscaping(_ word: UInt64) -> Bool {
-        hasByteLess(word, than: 0x20)
-            || hasZeroByte(word ^ (ones &* 0x7F))
-            || hasZeroByte(word ^ (ones &* 0xC2))
+        SWAR.lessThan(word, 0x20) | SWAR.matches(word, 0x7F &* SWAR.ones) | SWAR.matches(word, 0xC2 &* SWAR.ones) != 0
     }
 
     /// A run of 1 to 7 bytes as one word, in two overlapping loads that stay inside the run: the
@@ -226,7 +216,7 @@ enum TextBytes {
             let half = low | high << 16
             return half | half << 32
         }
-        return UInt64(base.load(as: UInt8.self)) &* ones
+        return UInt64(base.load(as: UInt8.self)) &* SWAR.ones
     }
 
     /// Whether two runs of `count` ≥ 1 bytes are equal, a word at a time (short runs as `word`).

@@ -422,16 +422,7 @@ struct TextUnits {
     /// Measures unit `index` after what `state` has measured.
     @inline(__always)
     func add(_ index: Int, to state: inout WidthAccumulator) {
-        let scalars = text.unicodeScalars[bounds[index]..<bounds[index + 1]]
-        // A CR right before an LF takes no column: CR LF shows as one ↵ (Sanitize).
-        var i = scalars.startIndex
-        while i < scalars.endIndex {
-            let next = scalars.index(after: i)
-            if !(scalars[i].value == 0x0D && next < scalars.endIndex && scalars[next].value == 0x0A) {
-                state.add(scalars[i].value)
-            }
-            i = next
-        }
+        Sanitize.forEachShownScalar(text.unicodeScalars[bounds[index]..<bounds[index + 1]]) { state.add($0.value) }
     }
 
     /// Whether unit `index` is a `/` (a path separator, for the middle cut).
