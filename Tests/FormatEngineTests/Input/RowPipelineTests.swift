@@ -64,7 +64,7 @@ struct RowPipelineTests {
         ("limit 700", { $0.limit = 700 }),
     ]
 
-    @Test("Rows the reader thread sized and drew come out as if this thread had done it all", arguments: 0..<configurations.count)
+    @Test("P1 keeps every rule: rows the reader thread sized and drew come out as if this thread had done it all", arguments: 0..<configurations.count)
     func helpedBatchesAreInvisible(_ index: Int) throws {
         let (name, configure) = Self.configurations[index]
         var rng = SplitMix64(seed: 0x7AB1E + UInt64(index))
@@ -80,7 +80,7 @@ struct RowPipelineTests {
         #expect(usual.text == alone.text && usual.warnings == alone.warnings, "\(name): helped when behind")
     }
 
-    @Test("Two profiles of a table's rows, merged, type and size every column as one profile of all of them (seeded)")
+    @Test("C1, W2: two profiles of a table's rows, merged, type and size every column as one profile of all of them (seeded)")
     func mergedProfiles() throws {
         var rng = SplitMix64(seed: 0x5EED)
         for trial in 0..<60 {
@@ -125,7 +125,7 @@ struct RowPipelineTests {
         }
     }
 
-    @Test("Merged profiles keep a unit only when both shares carried the same one, in the same place")
+    @Test("C3: merged profiles keep a unit only when both shares carried the same one, in the same place")
     func mergedUnits() {
         func profile(_ cells: [String]) -> ColumnProfiler {
             var profiler = ColumnProfiler(columns: ["price"], measure: DisplayWidth())
