@@ -9,9 +9,11 @@ let package = Package(
         .library(name: "FormatEngine", targets: ["FormatEngine"]),
     ],
     targets: [
-        .target(name: "FormatEngine"),
+        // The system's zlib, for gzip input (I8). Headers: zlib1g-dev on Debian, the SDK on macOS.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .target(name: "FormatEngine", dependencies: ["CZlib"]),
         .executableTarget(name: "tablefmt", dependencies: ["FormatEngine"]),
-        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "tablefmt"], exclude: ["Resources"]),
+        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "tablefmt", "CZlib"], exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -80,7 +80,7 @@ public struct FormatOptions: Sendable {
 
     // Transforms (W9–W12, W14)
     /// `--columns`: which columns, in which order.
-    public var columns: [ColumnReference]?
+    public var columns: ColumnSelection?
     /// `--limit N`.
     public var limit: Int?
     /// `--sort`.

@@ -101,11 +101,7 @@ public enum TableFormatter {
         var sortKeys: [(index: Int, descending: Bool)] = []
         var groupIndex: Int?
         do {
-            selection = try options.columns.map { refs throws(SelectionError) in
-                var picked: [Int] = []
-                for ref in refs { picked.append(try ref.resolve(in: table.columns)) }
-                return picked
-            }
+            selection = try options.columns.map { columns throws(SelectionError) in try columns.resolve(in: table.columns) }
             for key in options.sort { sortKeys.append((try key.column.resolve(in: table.columns), key.descending)) }
             groupIndex = try options.groupBy.map { ref throws(SelectionError) in try ref.resolve(in: table.columns) }
         } catch {

@@ -8,19 +8,30 @@ struct UsageError: Error {
 /// What the command line asked for.
 struct Invocation {
     var options = FormatOptions()
-    /// The input file; nil or "-" is standard input.
-    var file: String?
+    /// The input files in order; none, or "-", is standard input.
+    var files: [String] = []
     /// `-w/--width` as given (nil: follow the terminal, then COLUMNS).
     var width: Int?
     /// `-f` as given (nil: decided from the terminal and the environment, O1).
     var format: OutputFormat?
     /// `--color` as given.
     var color = "auto"
-    var showHelp = false
+    /// `-h` (a short usage) or `--help` (every option).
+    var help: HelpKind?
     var showVersion = false
+    /// `--generate KIND`: print a man page or a completion script instead of a table.
+    var generate: Generated?
 }
 
-/// One option: its names, whether it takes a value, its help line and what it does.
+enum HelpKind { case short, full }
+
+/// What `--generate` prints, each made from the one option table (`Arguments.specs`).
+enum Generated: String, CaseIterable {
+    case man, bash, zsh, fish
+}
+
+/// One option: its names, whether it takes a value, its help line and what it does. `--help`,
+/// `-h`, the man page and the shell completions are all made from these.
 struct OptionSpec: Sendable {
     let long: String
     let short: Character?
@@ -28,7 +39,32 @@ struct OptionSpec: Sendable {
     let value: String?
     let group: String
     let help: String
+    /// The values an enumerated option takes (for completions), empty when any value goes.
+    let choices: [String]
+    /// The option's line in `-h`'s short usage; nil leaves it out there.
+    let brief: String?
+    /// Sets the option; a flag is given the name it was spelled with (`-h` or `--help`).
     let apply: @Sendable (inout Invocation, String) throws(UsageError) -> Void
+
+    init(long: String, short: Character?, value: String?, group: String, help: String, choices: [String] = [], brief: String? = nil,
+         apply: @escaping @Sendable (inout Invocation, String) throws(UsageError) -> Void) {
+        self.long = long
+        self.short = short
+        self.value = value
+        self.group = group
+        self.help = help
+        self.choices = choices
+        self.brief = brief
+        self.apply = apply
+    }
+
+    /// `-w, --width N` as help and the man page show it.
+    var synopsis: String {
+        var names = short.map { "-\($0), " } ?? "    "
+        names += "--\(long)"
+        if let value { names += " \(value)" }
+        return names
+    }
 }
 
 extension String {
@@ -47,13 +83,13 @@ enum Arguments {
 
     static let specs: [OptionSpec] = [
         OptionSpec(long: "input-format", short: "i", value: "FMT", group: "Input",
-                   help: "auto|csv|tsv|json|jsonl (ndjson): auto uses the extension, then the first bytes") { inv, v throws(UsageError) in
+                   help: "auto|csv|tsv|json|jsonl (ndjson): auto uses the extension, then the first bytes", choices: ["auto", "csv", "tsv", "json", "jsonl", "ndjson"]) { inv, v throws(UsageError) in
             if v == "auto" { inv.options.inputFormat = nil; return }
             guard let format = InputFormat(name: v) else { throw invalid("--input-format", v, "auto, csv, tsv, json, jsonl") }
             inv.options.inputFormat = format
         },
         OptionSpec(long: "delimiter", short: "d", value: "CHAR", group: "Input",
-                   help: "field delimiter: one character, or tab|comma|semicolon|pipe (default: sniffed among , ; TAB |)") { inv, v throws(UsageError) in
+                   help: "field delimiter: one character, or tab|comma|semicolon|pipe (default: sniffed among , ; TAB |)", choices: ["tab", "comma", "semicolon", "pipe"]) { inv, v throws(UsageError) in
             inv.options.delimiter = try delimiter(v)
         },
         OptionSpec(long: "no-header", short: nil, value: nil, group: "Input",
@@ -61,7 +97,7 @@ enum Arguments {
             inv.options.header = false
         },
         OptionSpec(long: "encoding", short: nil, value: "ENC", group: "Input",
-                   help: "utf-8|utf-16le|utf-16be|latin1|cp1252 (default: UTF-8, or UTF-16 by its BOM)") { inv, v throws(UsageError) in
+                   help: "utf-8|utf-16le|utf-16be|latin1|cp1252 (default: UTF-8, or UTF-16 by its BOM)", choices: ["utf-8", "utf-16le", "utf-16be", "latin1", "cp1252"]) { inv, v throws(UsageError) in
             guard let encoding = TextEncoding(name: v) else { throw invalid("--encoding", v, "utf-8, utf-16le, utf-16be, latin1, cp1252") }
             inv.options.encoding = encoding
         },
@@ -72,22 +108,22 @@ enum Arguments {
             inv.options.window = n
         },
         OptionSpec(long: "units", short: nil, value: "auto|keep", group: "Columns and cells",
-                   help: "auto: a unit every cell shares moves into the heading, Price ($); keep: leave cells as written") { inv, v throws(UsageError) in
+                   help: "auto: a unit every cell shares moves into the heading, Price ($); keep: leave cells as written", choices: ["auto", "keep"]) { inv, v throws(UsageError) in
             guard v == "auto" || v == "keep" else { throw invalid("--units", v, "auto, keep") }
             inv.options.moveUnits = v == "auto"
         },
         OptionSpec(long: "headers", short: nil, value: "title|keep", group: "Columns and cells",
-                   help: "title: unit_price → Unit Price, body_mass_g → Body Mass (g); keep: as written") { inv, v throws(UsageError) in
+                   help: "title: unit_price → Unit Price, body_mass_g → Body Mass (g); keep: as written", choices: ["title", "keep"]) { inv, v throws(UsageError) in
             guard v == "title" || v == "keep" else { throw invalid("--headers", v, "title, keep") }
             inv.options.titleHeadings = v == "title"
         },
         OptionSpec(long: "wrap", short: nil, value: "1|2", group: "Columns and cells",
-                   help: "lines a cell may take before it is cut (default 1)") { inv, v throws(UsageError) in
+                   help: "lines a cell may take before it is cut (default 1)", choices: ["1", "2"]) { inv, v throws(UsageError) in
             guard v == "1" || v == "2" else { throw invalid("--wrap", v, "1 or 2") }
             inv.options.cellLines = v == "2" ? 2 : 1
         },
         OptionSpec(long: "ellipsis", short: nil, value: "end|middle", group: "Columns and cells",
-                   help: "where cut text loses characters: end (default) or middle, /usr/local/…/bin/tool") { inv, v throws(UsageError) in
+                   help: "where cut text loses characters: end (default) or middle, /usr/local/…/bin/tool", choices: ["end", "middle"]) { inv, v throws(UsageError) in
             guard v == "end" || v == "middle" else { throw invalid("--ellipsis", v, "end, middle") }
             inv.options.ellipsis = v == "middle" ? .middle : .end
         },
@@ -96,7 +132,7 @@ enum Arguments {
             inv.options.nullText = v
         },
         OptionSpec(long: "width", short: "w", value: "N", group: "Layout",
-                   help: "container width in columns; 0 is unlimited (default: the terminal's, else $COLUMNS, else unlimited)") { inv, v throws(UsageError) in
+                   help: "container width in columns; 0 is unlimited (default: the terminal's, else $COLUMNS, else unlimited)", brief: "container width in columns; 0 is unlimited") { inv, v throws(UsageError) in
             guard let n = Int(v), n >= 0 else { throw invalid("--width", v, "a number of columns, 0 for unlimited") }
             inv.width = n
         },
@@ -115,43 +151,51 @@ enum Arguments {
             inv.options.fill = true
         },
         OptionSpec(long: "layout", short: nil, value: "MODE", group: "Layout",
-                   help: "auto (a table when every column fits, else a list report), table (columns that do not fit are left out, with a note), list, pages (bands of columns, the first repeated)") { inv, v throws(UsageError) in
+                   help: "auto (a table when every column fits, else a list report), table (columns that do not fit are left out, with a note), list, pages (bands of columns, the first repeated)", choices: ["auto", "table", "list", "pages"], brief: "auto, table, list or pages") { inv, v throws(UsageError) in
             guard let mode = LayoutMode(rawValue: v) else { throw invalid("--layout", v, "auto, table, list, pages") }
             inv.options.layout = mode
         },
         OptionSpec(long: "list-report", short: nil, value: nil, group: "Layout",
-                   help: "the same as --layout list: one block per row, a Label  value line per field") { inv, _ in
+                   help: "the same as --layout list: one block per row, a Label  value line per field", brief: "one block per row (a narrow CI log)") { inv, _ in
             inv.options.layout = .list
         },
         OptionSpec(long: "columns", short: nil, value: "A,B,…", group: "Layout",
-                   help: "choose and order the columns, by name as in the input or by number from 1") { inv, v throws(UsageError) in
-            let names = v.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
-            guard !names.contains(where: \.isEmpty) else { throw invalid("--columns", v, "names or numbers separated by commas") }
-            inv.options.columns = names.map(ColumnReference.init)
+                   help: "choose and order the columns: names as in the input, numbers from 1, ranges (2-5, 3-), and !NAME to leave one out",
+                   brief: "choose and order columns: names, numbers, 2-5, !notes") { inv, v throws(UsageError) in
+            let items = try list(v, "--columns", "names, numbers or ranges separated by commas")
+            let selection = ColumnSelection(items, excluding: inv.options.columns?.excluded ?? [])
+            inv.options.columns = selection
+        },
+        OptionSpec(long: "exclude", short: nil, value: "A,B,…", group: "Layout",
+                   help: "leave these columns out (names, numbers or ranges); the same as !A,!B in --columns") { inv, v throws(UsageError) in
+            let items = try list(v, "--exclude", "names, numbers or ranges separated by commas")
+            var selection = inv.options.columns ?? ColumnSelection([])
+            selection.excluded += items.map { ColumnSelection.Item($0.hasPrefix("!") ? String($0.dropFirst()) : $0) }
+            inv.options.columns = selection
         },
         OptionSpec(long: "limit", short: nil, value: "N", group: "Layout",
-                   help: "show the first N rows, then a note of how many more") { inv, v throws(UsageError) in
+                   help: "show the first N rows, then a note of how many more", brief: "the first N rows, then how many more") { inv, v throws(UsageError) in
             guard let n = Int(v), n >= 0 else { throw invalid("--limit", v, "a number of rows") }
             inv.options.limit = n
         },
         OptionSpec(long: "sort", short: nil, value: "[-]COL,…", group: "Layout",
-                   help: "sort by columns, -COL descending; numbers by value, dates by time; stable; empty cells last (holds every row in memory)") { inv, v throws(UsageError) in
-            let keys = v.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
-            guard !keys.contains(where: { $0.isEmpty || $0 == "-" }) else { throw invalid("--sort", v, "column names or numbers, -COL for descending") }
+                   help: "sort by columns, -COL descending; numbers by value, dates by time; stable; empty cells last (holds every row in memory)", brief: "sort by columns, -COL descending") { inv, v throws(UsageError) in
+            let keys = try list(v, "--sort", "column names or numbers, -COL for descending")
+            guard !keys.contains("-") else { throw invalid("--sort", v, "column names or numbers, -COL for descending") }
             inv.options.sort = keys.map(SortKey.init)
         },
         OptionSpec(long: "group-by", short: nil, value: "COL", group: "Layout",
-                   help: "a section per value with its row count, and a footer of sums (holds every row in memory)") { inv, v throws(UsageError) in
+                   help: "a section per value with its row count, and a footer of sums (holds every row in memory)", brief: "a section per value, with sums") { inv, v throws(UsageError) in
             guard !v.isEmpty else { throw invalid("--group-by", v, "a column name or number") }
             inv.options.groupBy = ColumnReference(v)
         },
         OptionSpec(long: "footer", short: nil, value: "sum|none", group: "Layout",
-                   help: "what ends each group: the sums of its numeric columns (default), or nothing") { inv, v throws(UsageError) in
+                   help: "what ends each group: the sums of its numeric columns (default), or nothing", choices: ["sum", "none"]) { inv, v throws(UsageError) in
             guard v == "sum" || v == "none" else { throw invalid("--footer", v, "sum, none") }
             inv.options.groupFooter = v == "sum"
         },
         OptionSpec(long: "title", short: nil, value: "TEXT", group: "Layout",
-                   help: "a title above the output") { inv, v in
+                   help: "a title above the output", brief: "a title above the output") { inv, v in
             inv.options.title = v
         },
         OptionSpec(long: "ambiguous-wide", short: nil, value: nil, group: "Layout",
@@ -159,17 +203,21 @@ enum Arguments {
             inv.options.ambiguousWide = true
         },
         OptionSpec(long: "format", short: "f", value: "FMT", group: "Output",
-                   help: "plain, ansi or markdown (default: ansi on a terminal unless NO_COLOR or TERM=dumb, else plain)") { inv, v throws(UsageError) in
+                   help: "plain, ansi or markdown (default: ansi on a terminal unless NO_COLOR or TERM=dumb, else plain)", choices: ["plain", "ansi", "markdown"], brief: "plain, ansi or markdown") { inv, v throws(UsageError) in
             guard let format = OutputFormat(rawValue: v) else { throw invalid("--format", v, "plain, ansi, markdown") }
             inv.format = format
         },
         OptionSpec(long: "color", short: nil, value: "WHEN", group: "Output",
-                   help: "auto, always or never: whether the default format is ansi (FORCE_COLOR and CLICOLOR_FORCE mean always)") { inv, v throws(UsageError) in
+                   help: "auto, always or never: whether the default format is ansi (FORCE_COLOR and CLICOLOR_FORCE mean always)", choices: ["auto", "always", "never"]) { inv, v throws(UsageError) in
             guard v == "auto" || v == "always" || v == "never" else { throw invalid("--color", v, "auto, always, never") }
             inv.color = v
         },
+        OptionSpec(long: "no-color", short: nil, value: nil, group: "Output",
+                   help: "the same as --color never", brief: "plain text, even on a terminal") { inv, _ in
+            inv.color = "never"
+        },
         OptionSpec(long: "style", short: nil, value: "STYLE", group: "Output",
-                   help: "rule (headings over a rule, the default), box, ascii or compact") { inv, v throws(UsageError) in
+                   help: "rule (headings over a rule, the default), box, ascii or compact", choices: ["rule", "box", "ascii", "compact"]) { inv, v throws(UsageError) in
             guard let style = TableStyle(rawValue: v) else { throw invalid("--style", v, "rule, box, ascii, compact") }
             inv.options.style = style
         },
@@ -177,11 +225,18 @@ enum Arguments {
                    help: "alternate rows on a background (ansi)") { inv, _ in
             inv.options.zebra = true
         },
-        OptionSpec(long: "help", short: "h", value: nil, group: "Other", help: "show this help") { inv, _ in
-            inv.showHelp = true
+        OptionSpec(long: "help", short: "h", value: nil, group: "Other",
+                   help: "-h: a short usage; --help: every option") { inv, name in
+            inv.help = name == "-h" ? .short : .full
         },
         OptionSpec(long: "version", short: "V", value: nil, group: "Other", help: "show the version") { inv, _ in
             inv.showVersion = true
+        },
+        OptionSpec(long: "generate", short: nil, value: "KIND", group: "Other",
+                   help: "print the man page (man) or a completion script (bash, zsh, fish) and exit; make install uses it",
+                   choices: Generated.allCases.map(\.rawValue)) { inv, v throws(UsageError) in
+            guard let kind = Generated(rawValue: v) else { throw invalid("--generate", v, "man, bash, zsh, fish") }
+            inv.generate = kind
         },
     ]
 
@@ -194,7 +249,7 @@ enum Arguments {
         func take(_ spec: OptionSpec, inline: String?, shown: String) throws(UsageError) {
             guard spec.value != nil else {
                 if inline != nil { throw UsageError(message: "option \(shown) takes no value") }
-                try spec.apply(&inv, "")
+                try spec.apply(&inv, shown)
                 return
             }
             if let inline { try spec.apply(&inv, inline); return }
@@ -205,8 +260,8 @@ enum Arguments {
         while index < args.count {
             let arg = args[index]
             if onlyFiles || arg == "-" || !arg.hasPrefix("-") {
-                guard inv.file == nil else { throw UsageError(message: "more than one input file: '\(inv.file ?? "")' and '\(arg)'") }
-                inv.file = arg
+                if arg == "-" && inv.files.contains("-") { throw UsageError(message: "standard input ('-') named twice") }
+                inv.files.append(arg)
             } else if arg == "--" {
                 onlyFiles = true
             } else if arg.hasPrefix("--") {
@@ -241,6 +296,13 @@ enum Arguments {
     /// Other spellings of options.
     static func alias(_ name: String) -> OptionSpec? {
         nil
+    }
+
+    /// A comma-separated value's items, trimmed; none may be empty.
+    static func list(_ v: String, _ option: String, _ expected: String) throws(UsageError) -> [String] {
+        let items = v.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
+        guard !items.contains(where: \.isEmpty) else { throw invalid(option, v, expected) }
+        return items
     }
 
     static func invalid(_ option: String, _ value: String, _ expected: String) -> UsageError {
@@ -289,46 +351,6 @@ enum Arguments {
         return a.isEmpty ? b.count : previous[b.count]
     }
 
+    /// Matches the newest entry in CHANGELOG.md.
     static let version = "tablefmt 0.1.0"
-
-    static var help: String {
-        var text = """
-        tablefmt — turn CSV, TSV or JSON into a table a person can read
-
-        Usage: tablefmt [OPTIONS] [FILE]
-        Reads FILE, or standard input when FILE is - or absent.
-
-        """
-        for group in groups {
-            text += "\n\(group):\n"
-            for spec in specs where spec.group == group {
-                var names = spec.short.map { "-\($0), " } ?? "    "
-                names += "--\(spec.long)"
-                if let value = spec.value { names += " \(value)" }
-                let padded = names.count < 26 ? names + String(repeating: " ", count: 26 - names.count) : names + "\n" + String(repeating: " ", count: 28)
-                text += "  \(padded)\(spec.help)\n"
-            }
-        }
-        text += """
-
-        Examples:
-          tablefmt sales.csv                        a table sized to the terminal
-          curl -s api/items.csv | tablefmt          from a pipe: sized from the first 1000 rows
-          tablefmt -w 80 report.tsv >> ci.log       a fixed width for a CI log
-          tablefmt --no-header -d ';' data.txt      semicolons, no header row
-          tablefmt -w 60 --wrap 2 notes.csv         long text on two lines instead of one
-          tablefmt -w 40 --list-report results.csv  a narrow CI log: one block per row
-          tablefmt --sort -qty --limit 10 s.csv     the ten largest orders
-          tablefmt --group-by region --columns region,customer,qty s.csv
-          tablefmt -f markdown results.json >> "$GITHUB_STEP_SUMMARY"
-          tablefmt --style box --zebra -f ansi data.csv | less -R
-
-        Environment: COLUMNS (width when not a terminal), NO_COLOR, TERM=dumb, FORCE_COLOR, CLICOLOR_FORCE
-        (colour), TABLEFMT_DEBUG=layout (explain the layout on stderr).
-
-        Exit status: 0 ok, 64 bad usage, 65 malformed data (rows before it are printed),
-        66 input cannot be opened, 74 read or write error.
-        """
-        return text
-    }
 }

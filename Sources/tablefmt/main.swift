@@ -17,8 +17,7 @@ func runTool() -> Int32 {
         return 64
     }
     let sink = DescriptorSink(fd: 1)
-    if invocation.showHelp || invocation.showVersion {
-        let text = (invocation.showHelp ? Arguments.help : Arguments.version) + "\n"
+    if let text = informationRequested(invocation) {
         let buffer = OutputBuffer(sink)
         do { try buffer.write(text); try buffer.flush() } catch { return error == .closed ? 0 : 74 }
         return 0
@@ -31,12 +30,57 @@ func runTool() -> Int32 {
         options.explainLayout = true
     }
 
+    let files = invocation.files.isEmpty ? ["-"] : invocation.files
+    guard files.count > 1 else { return formatOne(files[0], options, sink) }
+    // I9: one table per file, each titled by its name; a bad file is reported and the rest still
+    // print; the exit status is the worst (highest) one.
+    var status: Int32 = 0
+    var printed = false
+    for file in files {
+        var each = options
+        let name = file == "-" ? "<stdin>" : file
+        each.title = options.title.map { "\($0) — \(name)" } ?? name
+        let result = formatOne(file, each, sink, separated: printed)
+        printed = printed || result != 66
+        if result == closedOutput { return status }
+        status = max(status, result)
+    }
+    return status
+}
+
+/// Not a status any run returns: standard output was closed, so later files are not read.
+let closedOutput: Int32 = -1
+
+/// What `--help`, `-h`, `--version` or `--generate` print, if one was asked for.
+func informationRequested(_ invocation: Invocation) -> String? {
+    if let kind = invocation.generate { return Help.completion(kind) }
+    switch invocation.help {
+    case .short?: return Help.short + "\n"
+    case .full?: return Help.full(width: min(Terminal.isTerminal(1) ? Terminal.width(1) ?? 80 : 80, 100)) + "\n"
+    case nil: break
+    }
+    return invocation.showVersion ? Arguments.version + "\n" : nil
+}
+
+/// A blank line (between two files' tables).
+func blankLine(_ sink: any OutputSink) throws(OutputError) {
+    let buffer = OutputBuffer(sink)
+    try buffer.write("\n")
+    try buffer.flush()
+}
+
+/// Formats one file (or "-", standard input) and reports what went wrong on standard error.
+/// - Parameter separated: a blank line goes before the table, once the file has opened.
+/// - Returns: the exit status for this file, or `closedOutput` when the reader went away.
+func formatOne(_ file: String, _ options: FormatOptions, _ sink: any OutputSink, separated: Bool = false) -> Int32 {
     let result: RunResult
     do {
-        if let file = invocation.file, file != "-" {
+        if file != "-" {
             let input = try FileInput(path: file)
+            if separated { try blankLine(sink) }
             result = try run(input, options, sink)
         } else {
+            if separated { try blankLine(sink) }
             result = try run(StandardInput(), options, sink)
         }
     } catch let error as InputError {
@@ -44,7 +88,7 @@ func runTool() -> Int32 {
         return error.exitCode
     } catch let error as OutputError {
         switch error {
-        case .closed: return 0
+        case .closed: return closedOutput
         case .failed(let reason):
             printError("tablefmt: write error: \(reason)")
             return 74
@@ -99,4 +143,4 @@ func containerWidth(_ requested: Int?) -> Int? {
     return nil
 }
 
-exit(runTool())
+exit(max(0, runTool()))

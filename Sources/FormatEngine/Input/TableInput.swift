@@ -48,13 +48,13 @@ public struct TableInput {
     public init(_ provider: some InputProvider, options: FormatOptions, choice: Choice? = nil) throws(InputError) {
         self.options = options
         self.sourceName = provider.name
-        let source = try provider.open()
+        let source = try Compression.open(provider.open(), name: provider.name)
         stream = InputStream(source, encoding: options.encoding, trustValidUTF8: choice?.knownValidUTF8 ?? false)
         if let choice {
             self.choice = choice
         } else {
             let head = try stream.peek(atLeast: 1 << 16)
-            let format = options.inputFormat ?? provider.path.flatMap(InputFormat.init(path:)) ?? Sniffer.format(of: head)
+            let format = options.inputFormat ?? provider.path.map(Compression.strippingSuffix).flatMap(InputFormat.init(path:)) ?? Sniffer.format(of: head)
             var dialect: Dialect?
             switch format {
             case .csv:

@@ -35,9 +35,102 @@ public enum ColumnReference: Sendable, Equatable, CustomStringConvertible {
 public struct SelectionError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reference: String
     public var columns: [String]
+    /// What is wrong, when it is not a name that matches nothing.
+    public var problem: String?
+
+    public init(reference: String, columns: [String], problem: String? = nil) {
+        self.reference = reference
+        self.columns = columns
+        self.problem = problem
+    }
 
     public var description: String {
+        if let problem { return problem }
         let listed = columns.prefix(30).joined(separator: ", ") + (columns.count > 30 ? ", … (\(columns.count) in all)" : "")
         return "no column '\(reference)'; the columns are: \(listed)"
+    }
+}
+
+/// `--columns` and `--exclude` (W9): which columns show, and in what order. Items are names,
+/// numbers from 1, or ranges of numbers (`2-5`, `3-` to the last); with no included items every
+/// column shows, in input order, less the excluded ones.
+public struct ColumnSelection: Sendable, Equatable, ExpressibleByArrayLiteral {
+    /// One item as the user wrote it.
+    public enum Item: Sendable, Equatable, CustomStringConvertible {
+        case column(ColumnReference)
+        /// Numbers `from...to` (1-based); `to` nil is the last column. `text` is as written, so a
+        /// column really called `2-5` is still found by its name.
+        case range(from: Int, to: Int?, text: String)
+
+        /// `2-5` and `3-` are ranges; anything else is a column reference.
+        public init(_ text: String) {
+            let parts = text.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2, let from = Int(parts[0]), from > 0, parts[0].allSatisfy(\.isASCII) {
+                if parts[1].isEmpty { self = .range(from: from, to: nil, text: text); return }
+                if let to = Int(parts[1]), to >= from, parts[1].allSatisfy(\.isASCII) {
+                    self = .range(from: from, to: to, text: text)
+                    return
+                }
+            }
+            self = .column(ColumnReference(text))
+        }
+
+        public var description: String {
+            switch self {
+            case .column(let reference): return reference.description
+            case .range(_, _, let text): return text
+            }
+        }
+
+        /// The columns this item names, in order.
+        /// - Throws: `SelectionError` for a name that matches nothing or a range past the last column.
+        public func resolve(in columns: [String]) throws(SelectionError) -> [Int] {
+            switch self {
+            case .column(let reference):
+                return [try reference.resolve(in: columns)]
+            case .range(let from, let to, let text):
+                if let index = columns.firstIndex(of: text) { return [index] }
+                let last = to ?? columns.count
+                guard from <= columns.count, last <= columns.count else {
+                    throw SelectionError(reference: text, columns: columns,
+                                         problem: "no columns \(text): the input has \(columns.count) column\(columns.count == 1 ? "" : "s")")
+                }
+                return Array((from - 1)..<last)
+            }
+        }
+    }
+
+    /// The columns to show, in this order; empty means all of them.
+    public var included: [Item]
+    /// The columns to leave out.
+    public var excluded: [Item]
+
+    /// A selection from items as written: `!NAME` excludes, anything else includes.
+    public init(_ items: [String], excluding: [Item] = []) {
+        included = items.filter { !$0.hasPrefix("!") }.map(Item.init)
+        excluded = excluding + items.filter { $0.hasPrefix("!") }.map { Item(String($0.dropFirst())) }
+    }
+
+    public init(arrayLiteral elements: ColumnReference...) {
+        included = elements.map(Item.column)
+        excluded = []
+    }
+
+    /// The indices of the columns to show.
+    /// - Throws: `SelectionError` when an item matches no column, or every column is left out.
+    public func resolve(in columns: [String]) throws(SelectionError) -> [Int] {
+        var picked: [Int] = []
+        if included.isEmpty {
+            picked = Array(columns.indices)
+        } else {
+            for item in included { picked += try item.resolve(in: columns) }
+        }
+        var dropped = Set<Int>()
+        for item in excluded { dropped.formUnion(try item.resolve(in: columns)) }
+        picked.removeAll(where: dropped.contains)
+        guard !picked.isEmpty || columns.isEmpty else {
+            throw SelectionError(reference: "", columns: columns, problem: "no column left to show: every column is excluded")
+        }
+        return picked
     }
 }

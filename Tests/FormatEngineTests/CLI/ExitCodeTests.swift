@@ -38,10 +38,12 @@ struct ExitCodeTests {
         #expect(run.err.hasSuffix("try 'tablefmt --help'\n"))
     }
 
-    @Test("E1: a missing value and a second file are usage errors")
+    @Test("E1: a missing value and standard input named twice are usage errors")
     func missingValue() throws {
         #expect(try runTool(["--width"]).status == 64)
-        #expect(try runTool(["a.csv", "b.csv"]).status == 64)
+        let twice = try runTool(["-", "a.csv", "-"])
+        #expect(twice.status == 64)
+        #expect(twice.err.hasPrefix("tablefmt: standard input ('-') named twice\n"))
     }
 
     @Test("E1/E2: malformed data exits 65 with file:line:col after printing the rows before it")
@@ -112,7 +114,7 @@ struct ExitCodeTests {
     func helpAndVersion() throws {
         let help = try runTool(["--help"])
         #expect(help.status == 0)
-        #expect(help.out.contains("Usage: tablefmt [OPTIONS] [FILE]"))
+        #expect(help.out.contains("Usage: tablefmt [OPTIONS] [FILE...]"))
         #expect(help.out.contains("Examples:"))
         let version = try runTool(["--version"])
         #expect(version.status == 0)
