@@ -2,24 +2,37 @@
 SWIFT   ?= swift
 PREFIX  ?= /usr/local
 JOBS    ?= 2
-RELEASE_BIN = $(shell $(SWIFT) build -c release --show-bin-path)/tablefmt
+# On Linux the Swift runtime is linked into the binary, so it runs where no toolchain is installed
+# (macOS has the runtime in the OS).
+ifeq ($(shell uname -s),Linux)
+STATIC  = --static-swift-stdlib
+endif
+RELEASE = -c release $(STATIC)
+RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE) --show-bin-path)/tablefmt
 
-.PHONY: build test test-sanitize fuzz demo install fixtures bench clean
+.PHONY: build test check-install test-sanitize fuzz demo install fixtures bench bench-startup clean
 
-## build: the release binary
+## build: the release binary (statically linked Swift runtime on Linux)
 build:
-	$(SWIFT) build -c release -j $(JOBS) --product tablefmt
+	$(SWIFT) build $(RELEASE) -j $(JOBS) --product tablefmt
 
 ## demo: build, then format a bundled example to the terminal
 demo: build
 	@$(RELEASE_BIN) Fixtures/examples/orders.csv
 
-## test: every unit, conformance, property and golden CLI test, then the Markdown round trip
-## of the real-world files against Python's csv module (SPEC O4)
-test:
+## test: every unit, conformance, property and golden CLI test (the CLI tests run the release
+## binary, as users get it), the Markdown round trip of the real-world files against Python's csv
+## module (O4), then an install into a temporary prefix checked as a user would
+test: build
 	$(SWIFT) build -j $(JOBS) --build-tests
-	$(SWIFT) test -j $(JOBS) --skip-build
-	python3 scripts/check-markdown-roundtrip.py "$$($(SWIFT) build --show-bin-path)/tablefmt"
+	TABLEFMT_BIN="$(RELEASE_BIN)" $(SWIFT) test -j $(JOBS) --skip-build
+	python3 scripts/check-markdown-roundtrip.py "$(RELEASE_BIN)"
+	$(MAKE) --no-print-directory check-install
+
+## check-install: install into a temporary PREFIX, then check the binary needs no Swift toolchain
+## and the man page and completions are where man and the shells look
+check-install: build
+	bash scripts/check-install.sh
 
 ## fixtures: re-record the golden files (the run still fails, so a baseline never changes silently)
 fixtures:
@@ -29,6 +42,11 @@ fixtures:
 ## bench: tablefmt against the installed peers on generated data (never committed), see docs/BENCHMARKS.md
 bench: build
 	TABLEFMT_BIN="$(RELEASE_BIN)" bash scripts/bench.sh
+	TABLEFMT_BIN="$(RELEASE_BIN)" bash scripts/bench-startup.sh
+
+## bench-startup: start-up of a three-row table against column -t, medians of one run (hyperfine)
+bench-startup: build
+	TABLEFMT_BIN="$(RELEASE_BIN)" bash scripts/bench-startup.sh
 
 ## test-sanitize: the test suite under AddressSanitizer (with leak checks) and ThreadSanitizer
 ## (UndefinedBehaviorSanitizer is not supported by this Swift on Linux; see docs/FUZZING.md)
@@ -44,10 +62,17 @@ FUZZ_SECONDS ?= 60
 fuzz:
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)
 
-## install: the release binary into $(PREFIX)/bin
+## install: the binary into $(PREFIX)/bin, the man page into share/man/man1, and completions
+## where bash-completion, zsh and fish look under $(PREFIX)/share
 install: build
-	install -d $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/bash-completion/completions $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+		$(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
 	install -m 755 $(RELEASE_BIN) $(DESTDIR)$(PREFIX)/bin/tablefmt
+	$(RELEASE_BIN) --generate man > $(DESTDIR)$(PREFIX)/share/man/man1/tablefmt.1
+	$(RELEASE_BIN) --generate bash > $(DESTDIR)$(PREFIX)/share/bash-completion/completions/tablefmt
+	$(RELEASE_BIN) --generate zsh > $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_tablefmt
+	$(RELEASE_BIN) --generate fish > $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/tablefmt.fish
 
 clean:
 	rm -rf .build
