@@ -128,23 +128,23 @@ public enum TableFormatter {
             for row in held.prefix(limit) { profiler.add(row) }  // W10: sized from the rows shown
         }
         var footers: [[String?]] = []
+        var roundedSums = false
         if let groupIndex {
             groups = RowOrder.groups(held, by: groupIndex)
             if options.groupFooter {
                 let shown = selection ?? Array(table.columns.indices)
                 for group in groups {
-                    let sums: [String?] = shown.map { index in
+                    let sums: [NumberValue.Sum?] = shown.map { index in
                         guard index != groupIndex, profiler.profiles[index].isNumeric, profiler.profiles[index].kind != .null else { return nil }
-                        let cells = group.rows.compactMap { r -> [UInt8]? in
+                        let cells = group.rows.map { r -> [UInt8] in
                             let row = held[r]
-                            guard index < row.count, !row.range(of: index).isEmpty else { return nil }
-                            return Array(row.bytes[row.range(of: index)])
+                            return index < row.count ? Array(row.bytes[row.range(of: index)]) : []
                         }
-                        if cells.contains(where: { bytes in bytes.withUnsafeBufferPointer { NumberShape.parse($0)?.kind == .percent } }) { return nil }
-                        return cells.isEmpty ? nil : NumberValue.sum(cells)
+                        return NumberValue.sum(cells)
                     }
-                    for (k, sum) in sums.enumerated() { if let sum { profiler.noteFooter(column: shown[k], sum) } }
-                    footers.append(sums)
+                    roundedSums = roundedSums || sums.contains { $0?.exact == false }
+                    for (k, sum) in sums.enumerated() { if let sum { profiler.noteFooter(column: shown[k], Self.footerText(sum)) } }
+                    footers.append(sums.map { $0.map(Self.footerText) })
                 }
             }
         }
@@ -194,6 +194,9 @@ public enum TableFormatter {
                 return result
             }
             if plan.mode == .table { try renderer.endTable() }
+            if roundedSums {
+                try renderer.note("A total marked ≈ is rounded to 17 significant digits: its numbers span more than \(ExactDecimal.limit) digits, from the largest one's first to the smallest one's last.")
+            }
         case .pages:
             for (b, band) in plan.bands.enumerated() {
                 let others = band.dropFirst().map(\.heading)
@@ -210,6 +213,9 @@ public enum TableFormatter {
         try renderer.finish()
         return result
     }
+
+    /// A group total as its footer shows it: `≈` before one that is rounded (W12).
+    static func footerText(_ sum: NumberValue.Sum) -> String { sum.exact ? sum.text : "≈" + sum.text }
 
     /// Draws one row with a renderer: a table row or a list-report block.
     typealias Draw = (any Renderer, Fields) throws(OutputError) -> Void

@@ -92,69 +92,223 @@ public enum NumberValue {
         return Double(text)
     }
 
-    /// Adds numbers given as text, exactly where they fit in 64-bit integers at the widest scale
-    /// seen, else in floating point.
-    /// - Returns: the sum written with as many decimals as the most precise addend.
-    public static func sum(_ cells: [[UInt8]]) -> String {
-        var scale = 0
-        var parsed: [(digits: String, negative: Bool, fraction: Int)] = []
+    /// A group's total (W12): the digits to show, and whether they are exact.
+    public struct Sum: Sendable, Equatable {
+        public var text: String
+        /// False only when the addends span more digits than `ExactDecimal.limit` (`1e300` and
+        /// `1e-300`): then digits below that span are dropped, the sum is rounded to 17
+        /// significant digits, and the footer says so.
+        public var exact: Bool
+    }
+
+    /// Adds numbers given as text exactly, in decimal: every digit of every addend counts, whatever
+    /// its form (`1e3`, `1,234.50`, `12,5`, `$-5`, `3 kg`). Percentages are not added.
+    /// Placeholders (`NA`, `-`, `null`) and empty cells add nothing.
+    /// - Returns: the sum written with as many decimals as the most precise addend (`1.50 + 2` is
+    ///   `3.50`, `1e-3 + 1e-3` is `0.002`); nil when there is nothing to add, or a cell is text or
+    ///   a percentage.
+    public static func sum(_ cells: [[UInt8]]) -> Sum? {
+        var terms: [ExactDecimal] = []
+        terms.reserveCapacity(cells.count)
         for cell in cells {
-            let value: (String, Bool, Int)? = cell.withUnsafeBufferPointer { buffer in
-                guard let shape = NumberShape.parse(buffer), shape.kind != .percent else { return nil }
-                var digits = ""
-                var negative = false
-                var fraction = 0
-                var afterPoint = false
-                if let sign = shape.detachedSign, buffer[sign] == UInt8(ascii: "-") { negative = true }
-                for i in shape.number {
-                    let b = buffer[i]
-                    if b == UInt8(ascii: "-") { negative = true; continue }
-                    if b == UInt8(ascii: "+") { continue }
-                    if i - shape.number.lowerBound == shape.point { afterPoint = true; continue }
-                    if b &- 0x30 <= 9 {
-                        digits.append(Character(Unicode.Scalar(b)))
-                        if afterPoint { fraction += 1 }
-                    } else if b == UInt8(ascii: "e") || b == UInt8(ascii: "E") {
-                        return nil  // exponents: leave to floating point
-                    }
+            let term: ExactDecimal?? = cell.withUnsafeBufferPointer { buffer in
+                buffer.isEmpty || CellKind.isNullWord(buffer) ? .some(nil) : ExactDecimal(buffer).map { .some($0) }
+            }
+            guard let term else { return nil }
+            if let term { terms.append(term) }
+        }
+        if terms.isEmpty { return nil }
+        let (total, exact) = ExactDecimal.sum(terms)
+        return Sum(text: exact ? total.text : total.rounded(toSignificant: 17).text, exact: exact)
+    }
+}
+
+/// A number-like cell's exact value: `digits × 10^exponent`, negative or not (W12 sums).
+struct ExactDecimal: Sendable, Equatable {
+    var negative: Bool
+    /// Decimal digits, most significant first, without leading zeros (empty for zero).
+    var digits: [UInt8]
+    var exponent: Int
+
+    /// The most digits an exact sum may span, from the largest addend's first digit to the
+    /// smallest's last (a footer of more would not be read, only scrolled past).
+    static let limit = 100
+
+    /// Reads a cell through `NumberShape` (sign, currency, grouping, decimal comma, exponent, unit).
+    init?(_ cell: UnsafeBufferPointer<UInt8>) {
+        guard let shape = NumberShape.parse(cell), shape.kind != .percent else { return nil }
+        var negative = false
+        if let sign = shape.detachedSign, cell[sign] == UInt8(ascii: "-") { negative = true }
+        var digits: [UInt8] = []
+        var fraction = 0
+        var afterPoint = false
+        var exponent = 0
+        var i = shape.number.lowerBound
+        let end = shape.number.upperBound
+        while i < end {
+            let b = cell[i]
+            if b == UInt8(ascii: "e") || b == UInt8(ascii: "E") {
+                // The exponent: a sign, then digits (NumberShape checked there is at least one).
+                var k = i + 1
+                var exponentNegative = false
+                if k < end && (cell[k] == UInt8(ascii: "-") || cell[k] == UInt8(ascii: "+")) { exponentNegative = cell[k] == UInt8(ascii: "-"); k += 1 }
+                var value = 0
+                while k < end {
+                    value = min(value * 10 + Int(cell[k] &- 0x30), 1_000_000_000)  // far past any limit
+                    k += 1
                 }
-                return (digits, negative, fraction)
+                exponent = exponentNegative ? -value : value
+                break
             }
-            if let value {
-                parsed.append(value)
-                scale = max(scale, value.2)
-            } else if cell.withUnsafeBufferPointer({ of($0) }) != nil {
-                return floating(cells)
+            if i - shape.number.lowerBound == shape.point && (b == UInt8(ascii: ".") || b == UInt8(ascii: ",")) {
+                afterPoint = true
+            } else if b == UInt8(ascii: "-") {
+                negative.toggle()
+            } else if b &- 0x30 <= 9 {
+                if !(digits.isEmpty && b == UInt8(ascii: "0")) { digits.append(b &- 0x30) }
+                if afterPoint { fraction += 1 }
             }
+            // `+` and grouping commas add nothing.
+            i += 1
         }
-        var total: Int64 = 0
-        for (digits, negative, fraction) in parsed {
-            guard var n = Int64(digits.isEmpty ? "0" : digits) else { return floating(cells) }
-            for _ in fraction..<scale {
-                let (m, overflow) = n.multipliedReportingOverflow(by: 10)
-                if overflow { return floating(cells) }
-                n = m
-            }
-            let (t, overflow) = negative ? total.subtractingReportingOverflow(n) : total.addingReportingOverflow(n)
-            if overflow { return floating(cells) }
-            total = t
-        }
-        return format(total, scale: scale)
+        self.negative = negative && !digits.isEmpty
+        self.digits = digits
+        self.exponent = exponent - fraction
     }
 
-    static func format(_ scaled: Int64, scale: Int) -> String {
-        let negative = scaled < 0
-        var digits = String(scaled.magnitude)
-        if scale > 0 {
-            if digits.count <= scale { digits = String(repeating: "0", count: scale - digits.count + 1) + digits }
-            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -scale))
-        }
-        return (negative ? "-" : "") + digits
+    init(negative: Bool, digits: [UInt8], exponent: Int) {
+        self.negative = negative
+        self.digits = digits
+        self.exponent = exponent
     }
 
-    static func floating(_ cells: [[UInt8]]) -> String {
-        var total = 0.0
-        for cell in cells { total += cell.withUnsafeBufferPointer { of($0) } ?? 0 }
-        return "\(total)"
+    /// The sum, at the smallest exponent among the terms (so as many decimals as the most precise
+    /// addend), and whether it is exact. When the terms span more than `limit` digits, digits
+    /// below the top `limit` are dropped from each term first (the result is then not exact).
+    static func sum(_ terms: [ExactDecimal]) -> (ExactDecimal, exact: Bool) {
+        var scale = terms.map(\.exponent).min() ?? 0
+        var top = scale
+        for term in terms where !term.digits.isEmpty { top = max(top, term.exponent + term.digits.count) }
+        let exact = top - scale <= limit
+        if !exact { scale = top - limit }
+        var positive = BigNatural(), negative = BigNatural()
+        for term in terms where !term.digits.isEmpty {
+            // Digits below `scale` (only when not exact) are dropped: the term is cut toward zero.
+            let kept = term.digits.count - max(0, scale - term.exponent)
+            guard kept > 0 else { continue }
+            let aligned = BigNatural(digits: term.digits.prefix(kept), zeros: max(0, term.exponent - scale))
+            if term.negative { negative.add(aligned) } else { positive.add(aligned) }
+        }
+        let isNegative = positive < negative
+        let magnitude = isNegative ? negative.subtracting(positive) : positive.subtracting(negative)
+        return (ExactDecimal(negative: isNegative, digits: magnitude.decimalDigits, exponent: scale), exact)
+    }
+
+    /// Rounded half away from zero to `count` significant digits, trailing zeros dropped.
+    func rounded(toSignificant count: Int) -> ExactDecimal {
+        guard digits.count > count else { return self }
+        var kept = Array(digits.prefix(count))
+        var exponent = self.exponent + digits.count - count
+        if digits[count] >= 5 {
+            var k = kept.count - 1
+            while k >= 0 && kept[k] == 9 { kept[k] = 0; k -= 1 }
+            if k >= 0 { kept[k] += 1 } else { kept.insert(1, at: 0); kept.removeLast(); exponent += 1 }
+        }
+        while kept.last == 0 { kept.removeLast(); exponent += 1 }
+        return ExactDecimal(negative: negative, digits: kept, exponent: exponent)
+    }
+
+    /// The value as a reader writes it: plain decimal notation with `-exponent` decimals when that
+    /// takes at most 40 characters, else `d.ddde+N` with every significant digit (still exact).
+    var text: String {
+        let scale = max(0, -exponent)
+        var digits = self.digits.map { $0 + 0x30 }
+        if digits.isEmpty { digits = [0x30] }
+        let plainLength = max(digits.count + max(0, exponent), scale + 1) + (scale > 0 ? 1 : 0)
+        if plainLength <= 40 {
+            var text = digits + [UInt8](repeating: 0x30, count: max(0, exponent))
+            if scale > 0 {
+                if text.count <= scale { text = [UInt8](repeating: 0x30, count: scale - text.count + 1) + text }
+                text.insert(UInt8(ascii: "."), at: text.count - scale)
+            }
+            return (negative ? "-" : "") + String(decoding: text, as: UTF8.self)
+        }
+        var significant = digits
+        while significant.count > 1 && significant.last == 0x30 { significant.removeLast() }
+        let power = exponent + digits.count - 1
+        var text = String(decoding: significant.prefix(1), as: UTF8.self)
+        if significant.count > 1 { text += "." + String(decoding: significant.dropFirst(), as: UTF8.self) }
+        return (negative ? "-" : "") + text + "e" + (power < 0 ? "-" : "+") + String(power.magnitude)
+    }
+}
+
+/// A natural number in base 10⁹ limbs, least significant first: just enough for exact sums.
+struct BigNatural: Comparable {
+    static let base: UInt64 = 1_000_000_000
+    var limbs: [UInt64] = []
+
+    init() {}
+
+    /// `digits` (most significant first) followed by `zeros` zeros.
+    init(digits: some Collection<UInt8>, zeros: Int) {
+        let all = Array(digits) + [UInt8](repeating: 0, count: zeros)
+        var end = all.count
+        while end > 0 {
+            let start = max(0, end - 9)
+            var limb: UInt64 = 0
+            for k in start..<end { limb = limb * 10 + UInt64(all[k]) }
+            limbs.append(limb)
+            end = start
+        }
+        trim()
+    }
+
+    mutating func trim() { while limbs.last == 0 { limbs.removeLast() } }
+
+    mutating func add(_ other: BigNatural) {
+        if limbs.count < other.limbs.count { limbs += [UInt64](repeating: 0, count: other.limbs.count - limbs.count) }
+        var carry: UInt64 = 0
+        for k in limbs.indices {
+            let sum = limbs[k] + (k < other.limbs.count ? other.limbs[k] : 0) + carry
+            limbs[k] = sum % Self.base
+            carry = sum / Self.base
+            if carry == 0 && k >= other.limbs.count { break }
+        }
+        if carry > 0 { limbs.append(carry) }
+    }
+
+    /// `self - other`; `other` must not be larger.
+    func subtracting(_ other: BigNatural) -> BigNatural {
+        var out = self
+        var borrow: UInt64 = 0
+        for k in out.limbs.indices {
+            let take = (k < other.limbs.count ? other.limbs[k] : 0) + borrow
+            if out.limbs[k] >= take {
+                out.limbs[k] -= take
+                borrow = 0
+            } else {
+                out.limbs[k] = out.limbs[k] + Self.base - take
+                borrow = 1
+            }
+        }
+        out.trim()
+        return out
+    }
+
+    static func < (a: BigNatural, b: BigNatural) -> Bool {
+        if a.limbs.count != b.limbs.count { return a.limbs.count < b.limbs.count }
+        for k in a.limbs.indices.reversed() where a.limbs[k] != b.limbs[k] { return a.limbs[k] < b.limbs[k] }
+        return false
+    }
+
+    /// Decimal digits, most significant first, no leading zeros (empty for zero).
+    var decimalDigits: [UInt8] {
+        guard let last = limbs.last else { return [] }
+        var out = String(last).utf8.map { $0 - 0x30 }
+        for limb in limbs.dropLast().reversed() {
+            let chunk = String(limb).utf8.map { $0 - 0x30 }
+            out += [UInt8](repeating: 0, count: 9 - chunk.count) + chunk
+        }
+        return out
     }
 }
