@@ -243,6 +243,7 @@ public enum TableFormatter {
                 again = try TableInput(input, options: options, choice: table.choiceForNextPass)
             } catch {
                 if result.error == nil { result.error = error }
+                total = drawn  // the rows not drawn were not left out by a limit: say nothing of them
                 return
             }
             let pipeline = RowPipeline(again, tuning: options.pipeline)
@@ -278,6 +279,7 @@ public enum TableFormatter {
                 if let error = batch.error, secondError == nil { secondError = error }
             }
             result.error = readError ?? secondError
+            if readError == nil && secondError != nil { total = drawn }
         case .stream(let window):
             for row in window.prefix(limit) {
                 try row.withFields { (row) throws(OutputError) in try draw(renderer, row) }

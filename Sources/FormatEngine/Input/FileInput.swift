@@ -1,0 +1,178 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The system's words for an errno value.
+public func systemMessage(_ code: Int32) -> String {
+    guard let text = strerror(code) else { return "error \(code)" }
+    return String(cString: text)
+}
+
+/// What identifies a regular file's contents between two reads (I7): the same descriptor always
+/// names the same inode, so what can change is its size and its modification time.
+struct FileIdentity: Equatable {
+    var size: Int64
+    var modifiedSeconds: Int
+    var modifiedNanoseconds: Int
+
+    init(_ info: stat) {
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+        modifiedSeconds = Int(info.st_mtimespec.tv_sec)
+        modifiedNanoseconds = Int(info.st_mtimespec.tv_nsec)
+        #else
+        modifiedSeconds = Int(info.st_mtim.tv_sec)
+        modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+        #endif
+    }
+
+    /// The identity of what `fd` names now, nil when fstat fails.
+    static func of(_ fd: Int32) -> FileIdentity? {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? FileIdentity(info) : nil
+    }
+}
+
+/// Reads a file descriptor. For a regular file read twice, the end of each pass checks the file
+/// is as it was when first opened: a file written to, truncated or appended to while tablefmt
+/// reads it stops with `file changed while reading` (exit 74) instead of a table that mixes two
+/// versions.
+public final class DescriptorSource: ByteSource {
+    let fd: Int32
+    let name: String
+    let owned: Bool
+    /// The file as first opened; nil for a pipe or a device.
+    let identity: FileIdentity?
+
+    public init(fd: Int32, name: String, owned: Bool) {
+        self.fd = fd
+        self.name = name
+        self.owned = owned
+        identity = nil
+    }
+
+    init(fd: Int32, name: String, owned: Bool, identity: FileIdentity?) {
+        self.fd = fd
+        self.name = name
+        self.owned = owned
+        self.identity = identity
+    }
+
+    deinit { if owned { close(fd) } }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        while true {
+            let n = systemRead(fd, buffer.baseAddress, buffer.count)
+            if n > 0 { return n }
+            if n == 0 {
+                if let identity { try Self.check(fd, against: identity, name: name) }
+                return 0
+            }
+            if errno == EINTR { continue }
+            throw InputError(.readFailed, "read error: \(systemMessage(errno))", source: name)
+        }
+    }
+
+    /// Throws when the file `fd` names is no longer as `identity` says.
+    static func check(_ fd: Int32, against identity: FileIdentity, name: String) throws(InputError) {
+        guard let now = FileIdentity.of(fd) else {
+            throw InputError(.readFailed, "read error: \(systemMessage(errno))", source: name)
+        }
+        guard now != identity else { return }
+        let what = now.size == identity.size ? "modified" : "size \(identity.size) → \(now.size) bytes"
+        throw InputError(.readFailed, "file changed while reading (\(what))", source: name)
+    }
+}
+
+private func openReadOnly(_ path: String) -> Int32 { open(path, O_RDONLY) }
+
+@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.read(fd, buffer, count)
+    #else
+    return Darwin.read(fd, buffer, count)
+    #endif
+}
+
+/// A file named on the command line. A regular file is read twice (sized exactly, then drawn)
+/// through the one descriptor opened here, so a file renamed over it meanwhile (`mv b.csv a.csv`)
+/// is not read instead; a file changed in place stops the read (exit 74).
+public final class FileInput: InputProvider {
+    public let path: String?
+    public let name: String
+    public let isRereadable: Bool
+    private let fd: Int32
+    private let identity: FileIdentity?
+    /// How many times `open()` has been called.
+    private var opened = 0
+
+    /// Opens the file and checks what kind it is.
+    /// - Throws: `InputError` `.cannotOpen` (exit 66) for a missing, unreadable or directory path.
+    public init(path: String) throws(InputError) {
+        self.path = path
+        self.name = path
+        let fd = openReadOnly(path)
+        guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: path) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            let error = InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: path)
+            close(fd)
+            throw error
+        }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            close(fd)
+            throw InputError(.cannotOpen, "cannot open: is a directory", source: path)
+        }
+        self.fd = fd
+        // A named pipe or device is read once: opening it again could miss a writer that has
+        // come and gone, or wait for one forever.
+        isRereadable = info.st_mode & S_IFMT == S_IFREG
+        identity = isRereadable ? FileIdentity(info) : nil
+    }
+
+    deinit { close(fd) }
+
+    /// The file from its start. The second time, the file must still be as it was first opened.
+    /// - Throws: `.readFailed` (exit 74) when it changed or cannot be rewound.
+    public func open() throws(InputError) -> any ByteSource {
+        defer { opened += 1 }
+        if opened > 0 {
+            guard isRereadable, lseek(fd, 0, SEEK_SET) == 0 else {
+                throw InputError(.readFailed, "cannot read again: \(systemMessage(errno))", source: name)
+            }
+            if let identity { try DescriptorSource.check(fd, against: identity, name: name) }
+        }
+        return DescriptorSource(fd: fd, name: name, owned: false, identity: identity)
+    }
+}
+
+/// Standard input. When it is a regular file (`< data.csv`) it can be read twice by seeking back,
+/// with the same check as `FileInput` that it did not change meanwhile.
+public struct StandardInput: InputProvider {
+    public let path: String? = nil
+    public let name = "<stdin>"
+    public let isRereadable: Bool
+    let start: off_t
+    let identity: FileIdentity?
+
+    public init() {
+        var info = stat()
+        let regular = fstat(0, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+        let offset = regular ? lseek(0, 0, SEEK_CUR) : -1
+        start = offset
+        isRereadable = regular && offset >= 0
+        identity = isRereadable ? FileIdentity(info) : nil
+    }
+
+    public func open() throws(InputError) -> any ByteSource {
+        if isRereadable {
+            guard lseek(0, start, SEEK_SET) >= 0 else {
+                throw InputError(.readFailed, "cannot seek: \(systemMessage(errno))", source: name)
+            }
+            if let identity { try DescriptorSource.check(0, against: identity, name: name) }
+        }
+        return DescriptorSource(fd: 0, name: name, owned: false, identity: identity)
+    }
+}
