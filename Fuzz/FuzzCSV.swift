@@ -1,4 +1,4 @@
-// libFuzzer target: the CSV/TSV reader over the input stream (SPEC I2, I3, I5, E5).
+// libFuzzer target: the CSV/TSV reader over the input stream (I2, I3, I5, E5).
 //
 // Control bytes, then the input:
 //   [0] dialect: bits 0–2 the delimiter (, TAB ; | space : # or the NUL byte), bit 3 quoting off,

@@ -1,4 +1,4 @@
-// libFuzzer target: the JSON / JSON Lines reader (SPEC I4, I5, E5). Built only when
+// libFuzzer target: the JSON / JSON Lines reader (I4, I5, E5). Built only when
 // Sources/FormatEngine/Input/JSONReader*.swift compile (scripts/fuzz.sh checks).
 //
 // Control bytes, then the input:

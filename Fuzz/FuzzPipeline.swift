@@ -1,4 +1,4 @@
-// libFuzzer target: the whole pipeline, random options × random bytes (SPEC E5, O3, O5, W1).
+// libFuzzer target: the whole pipeline, random options × random bytes (E5, O3, O5, W1).
 //
 // Eleven control bytes choose the options, the rest is the input (see `options(_:)` for the bits).
 // Checks, for every input:

@@ -1,9 +1,9 @@
-/// Output formats (SPEC O1).
+/// Output formats (O1).
 public enum OutputFormat: String, Sendable, CaseIterable {
     case plain, ansi, markdown
 }
 
-/// How rows are laid out (SPEC W7).
+/// How rows are laid out (W7).
 public enum LayoutMode: String, Sendable, CaseIterable {
     /// A table when every column fits, else a list report.
     case auto
@@ -65,7 +65,7 @@ public struct FormatOptions: Sendable {
     public var nullText = ""
 
     // Layout
-    /// The container width in display columns; nil is unlimited (SPEC W1).
+    /// The container width in display columns; nil is unlimited (W1).
     public var width: Int?
     /// `--ambiguous-wide`.
     public var ambiguousWide = false

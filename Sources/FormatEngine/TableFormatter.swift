@@ -2,7 +2,7 @@
 public struct RunResult: Sendable {
     /// Warnings about the input, for stderr.
     public var warnings: [String] = []
-    /// The data error that stopped reading, after the rows before it were printed (SPEC E2).
+    /// The data error that stopped reading, after the rows before it were printed (E2).
     public var error: InputError?
     /// A `--columns`, `--sort` or `--group-by` name that matches no column (exit 64; nothing printed).
     public var usageError: String?

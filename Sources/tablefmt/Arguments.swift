@@ -1,6 +1,6 @@
 import FormatEngine
 
-/// A command-line mistake: one line naming it; exit 64 (SPEC E1).
+/// A command-line mistake: one line naming it; exit 64 (E1).
 struct UsageError: Error {
     var message: String
 }

@@ -5,7 +5,7 @@ import Darwin
 #endif
 import FormatEngine
 
-/// Wires the world to the engine: argv and environment → options, files, exit codes (SPEC E1).
+/// Wires the world to the engine: argv and environment → options, files, exit codes (E1).
 func runTool() -> Int32 {
     signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE, a quiet stop (E3)
     let invocation: Invocation

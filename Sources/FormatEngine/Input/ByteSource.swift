@@ -34,7 +34,7 @@ public final class MemorySource: ByteSource {
     }
 }
 
-/// Text encodings tablefmt reads (SPEC I5). Everything is turned into UTF-8 before a reader sees it.
+/// Text encodings tablefmt reads (I5). Everything is turned into UTF-8 before a reader sees it.
 public enum TextEncoding: String, Sendable, CaseIterable {
     case utf8 = "utf-8"
     case utf16le = "utf-16le"

@@ -4,7 +4,7 @@ public struct Dialect: Sendable, Equatable {
     public var delimiter: UInt8
     /// Whether `"` quotes a field (RFC 4180).
     public var quoting: Bool
-    /// Whether `\t \n \r \\` are decoded in unquoted fields (TSV from databases, SPEC I3).
+    /// Whether `\t \n \r \\` are decoded in unquoted fields (TSV from databases, I3).
     public var backslashEscapes: Bool
     /// Whether lines with nothing on them are skipped (tablefmt's default; the FastCSV spec's
     /// default keeps them as one empty field).

@@ -29,7 +29,7 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         return "\(source): \(message)"
     }
 
-    /// The exit status that goes with this error (SPEC E1).
+    /// The exit status that goes with this error (E1).
     public var exitCode: Int32 {
         switch kind {
         case .malformed: return 65

@@ -1,4 +1,4 @@
-/// The formats tablefmt reads (SPEC I1).
+/// The formats tablefmt reads (I1).
 public enum InputFormat: String, Sendable, CaseIterable {
     case csv, tsv, json, jsonl
 

@@ -8,7 +8,7 @@ import Darwin
 ///
 /// Reads large chunks into one reused buffer, removes a byte-order mark, transcodes UTF-16,
 /// Latin-1 and cp1252, and replaces invalid UTF-8 with U+FFFD, counting where it first happened
-/// (SPEC I5). Readers scan `storage[pos..<end]` directly and call `refill()` when they reach `end`;
+/// (I5). Readers scan `storage[pos..<end]` directly and call `refill()` when they reach `end`;
 /// bytes before `pos` may be discarded by a refill, so readers copy what they keep.
 public final class InputStream {
     /// Decoded bytes; `storage[pos..<end]` is what a reader has not consumed yet.

@@ -1,4 +1,4 @@
-/// Reads rows from JSON or JSON Lines (SPEC I4): a strict RFC 8259 scanner that works byte by byte
+/// Reads rows from JSON or JSON Lines (I4): a strict RFC 8259 scanner that works byte by byte
 /// over an `InputStream`, resumable at any chunk boundary, with an explicit nesting stack.
 ///
 /// ## Shapes

@@ -2,7 +2,7 @@ import Dispatch
 import Synchronization
 
 /// Reads a table's rows on a second thread while the caller processes them, in order, on its own
-/// (SPEC P1: parsing and drawing overlap on two cores). Used for regular files, whose rows are all
+/// (P1: parsing and drawing overlap on two cores). Used for regular files, whose rows are all
 /// there: a pipe is read on the caller's thread so that its first rows are never held back (P4).
 ///
 /// Rows travel in a ring of reused batches (no per-row allocation once the records have grown).

@@ -1,5 +1,5 @@
 /// Rows with named columns, from any reader: the header row or JSON keys become column names,
-/// short rows are padded, long rows get `Column N` columns (SPEC I2, I6).
+/// short rows are padded, long rows get `Column N` columns (I2, I6).
 public struct TableInput {
     /// The format and delimiter chosen, so a second pass reads the same way.
     public struct Choice: Sendable, Equatable {

@@ -1,5 +1,5 @@
 /// Turns column profiles, the container width and the options into a `LayoutPlan`
-/// (SPEC C2–C5, W2–W8). The W-rules live here and in `WidthAllocator`, nowhere else.
+/// (C2–C5, W2–W8). The W-rules live here and in `WidthAllocator`, nowhere else.
 public enum Layout {
     /// The space between two columns in the default style (O2).
     public static let defaultGap = 2

@@ -1,4 +1,4 @@
-/// How a column's cells sit in their width (SPEC C2).
+/// How a column's cells sit in their width (C2).
 public enum Alignment: Sendable, Equatable {
     case left
     case right

@@ -1,4 +1,4 @@
-/// Decides column widths (SPEC W2–W5). Pure integer arithmetic.
+/// Decides column widths (W2–W5). Pure integer arithmetic.
 public enum WidthAllocator {
     /// One column's bounds for allocation.
     public struct Column: Sendable, Equatable {

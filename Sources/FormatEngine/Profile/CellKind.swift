@@ -1,4 +1,4 @@
-/// What one cell looks like, for typing a column (SPEC C1).
+/// What one cell looks like, for typing a column (C1).
 public enum CellKind: UInt8, Sendable {
     /// Empty, or a placeholder such as `NA`, `N/A`, `null`, `NULL`, `-`: says nothing about the type.
     case null

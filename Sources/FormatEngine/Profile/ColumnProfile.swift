@@ -66,7 +66,7 @@ public struct ColumnProfile: Sendable, Equatable {
     }
 }
 
-/// Looks at each row of the sizing window once and keeps a profile per column (SPEC C1, C3, W2).
+/// Looks at each row of the sizing window once and keeps a profile per column (C1, C3, W2).
 public struct ColumnProfiler {
     public private(set) var profiles: [ColumnProfile] = []
     public private(set) var rows = 0

@@ -1,4 +1,4 @@
-/// Turns a column name into a heading (SPEC C4): title-style capitalization, no ending
+/// Turns a column name into a heading (C4): title-style capitalization, no ending
 /// punctuation, and a unit written as the name's last word moved into parentheses.
 public enum Heading {
     /// Words kept lower-case unless first or last (title style: `Created At`, `Name of the Item`).

@@ -1,5 +1,5 @@
 /// The parts of a number-like cell: an optional sign, an optional unit or currency before or after,
-/// and the number itself, with where its decimal separator is (SPEC C1, C2, C3).
+/// and the number itself, with where its decimal separator is (C1, C2, C3).
 public struct NumberShape: Sendable, Equatable {
     public var kind: CellKind
     /// Byte offset of a sign written before a prefix unit (`-$5`), which moves next to the number

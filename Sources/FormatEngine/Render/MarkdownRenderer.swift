@@ -1,4 +1,4 @@
-/// Draws a plan as GitHub-flavoured Markdown (SPEC O4): a heading row, an alignment row (`---:` for
+/// Draws a plan as GitHub-flavoured Markdown (O4): a heading row, an alignment row (`---:` for
 /// numbers, `:---` for text), one row per record. Cells hold their text exactly: `|` and other
 /// Markdown punctuation are backslash-escaped, line breaks become `<br>`, spaces at a cell's edges
 /// become `&#32;` (GFM would trim them), control characters are shown escaped (O5). Nothing is cut

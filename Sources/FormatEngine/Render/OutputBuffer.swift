@@ -1,6 +1,6 @@
 /// Why output stopped.
 public enum OutputError: Error, Sendable, Equatable {
-    /// The reader went away (EPIPE): stop quietly (SPEC E3).
+    /// The reader went away (EPIPE): stop quietly (E3).
     case closed
     /// Writing failed (exit 74), with the system's reason.
     case failed(String)

@@ -1,4 +1,4 @@
-/// Draws a plan as text, plain or with ANSI styling (SPEC O2, O3): headings, then rows, in the
+/// Draws a plan as text, plain or with ANSI styling (O2, O3): headings, then rows, in the
 /// `rule`, `box`, `ascii` or `compact` style; numbers aligned on their points (C2), units taken out
 /// where the heading carries them (C3), text cut (C7) or wrapped (C6) to its width; list-report
 /// blocks (W8); group headings and footers (W12); zebra rows (W13); a title and notes (W14).

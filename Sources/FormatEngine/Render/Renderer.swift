@@ -1,5 +1,5 @@
 /// Draws a plan in one output format. Every layout (table, list report, pages, groups) is a
-/// sequence of these calls, so every format draws every layout (SPEC O1, W7–W14).
+/// sequence of these calls, so every format draws every layout (O1, W7–W14).
 public protocol Renderer: AnyObject {
     /// Cells that had to be cut to fit (a table's text wider than its column).
     var cutCells: Int { get set }

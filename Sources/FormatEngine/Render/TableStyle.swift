@@ -1,4 +1,4 @@
-/// The drawing characters of a table style (SPEC O2).
+/// The drawing characters of a table style (O2).
 public enum TableStyle: String, Sendable, CaseIterable {
     /// Headings, a rule of `─` under them, columns two spaces apart (the default).
     case rule

@@ -1,4 +1,4 @@
-/// Visible escapes for control characters (SPEC O5): no cell can move the cursor, change colours
+/// Visible escapes for control characters (O5): no cell can move the cursor, change colours
 /// or set the window title, because no control scalar reaches the output as itself.
 ///
 /// The escapes: TAB → `\t`, CR → `\r`, LF → `↵` (U+21B5), every other C0 control (U+0000–U+001F),

@@ -24,7 +24,7 @@ extension DisplayWidth {
     /// The ellipsis that marks cut text.
     static let ellipsis: Unicode.Scalar = "\u{2026}"
 
-    /// The text fitted into `width` columns on at most `maxLines` lines (SPEC C6, C7, O5).
+    /// The text fitted into `width` columns on at most `maxLines` lines (C6, C7, O5).
     ///
     /// 1. `width` ≤ 0 → one empty line; empty text → one empty line.
     /// 2. One line (`maxLines` ≤ 1): the sanitized text if it fits, else it is cut with `…`:

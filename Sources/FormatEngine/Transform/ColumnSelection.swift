@@ -31,7 +31,7 @@ public enum ColumnReference: Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A column reference that matches no column: exit 64 (SPEC W9).
+/// A column reference that matches no column: exit 64 (W9).
 public struct SelectionError: Error, Sendable, Equatable, CustomStringConvertible {
     public var reference: String
     public var columns: [String]

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// SPEC E1–E4 through the real binary.
+/// E1–E4 through the real binary.
 struct ExitCodeTests {
     func temp(_ name: String, _ contents: String) throws -> URL {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-tests-\(UUID().uuidString)")

@@ -14,7 +14,7 @@ struct RealWorldCase: Sendable, CustomTestStringConvertible {
     /// The delimiter the file must be read with (sniffed, or by extension for `.tsv`).
     let delimiter: Character
     var format: InputFormat = .csv
-    /// The warnings SPEC I2/I5 call for, without the `tablefmt: warning: ` prefix.
+    /// The warnings I2/I5 call for, without the `tablefmt: warning: ` prefix.
     var warnings: [String] = []
     /// Spot checks: a column's name by index.
     var names: [Int: String] = [:]
@@ -167,7 +167,7 @@ struct RealWorldTests {
             }
         }
         #expect(!table.columns.contains { $0.contains("\u{FEFF}") || $0.contains("\0") })
-        // Ragged rows are counted against the header's field count (SPEC I2), not against columns
+        // Ragged rows are counted against the header's field count (I2), not against columns
         // grown by an earlier long row: imdb's 44-field rows after the 46-field one are not "short".
         #expect(table.warnings == c.warnings)
     }
@@ -177,7 +177,7 @@ struct RealWorldTests {
         let bytes = try [UInt8](Data(contentsOf: Self.folder.appendingPathComponent(c.path)))
         var options = FormatOptions()
         options.encoding = c.encoding
-        // The warnings the library gives (checked against the SPEC in `library`): the CLI must
+        // The warnings the library gives (checked against the rules in `library`): the CLI must
         // print exactly these on stderr, and nothing else.
         let table = InputTestKit.table(bytes, name: c.path, options: options)
         let expectedErr = table.warnings.map { "tablefmt: warning: \($0)\n" }.joined()

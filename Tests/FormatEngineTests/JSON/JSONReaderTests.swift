@@ -36,7 +36,7 @@ struct JSONCase: Sendable, CustomTestStringConvertible {
     }
 }
 
-/// Shapes, cells and columns (SPEC I4).
+/// Shapes, cells and columns (I4).
 let shapeCases: [JSONCase] = [
     JSONCase("array of objects", #"[{"name":"Ann","age":30},{"name":"Bob","age":41,"city":"Oslo"}]"#,
              columns: ["name", "age", "city"], rows: [["Ann", "30", ""], ["Bob", "41", "Oslo"]], rowLines: [1, 1]),
@@ -91,7 +91,7 @@ let shapeCases: [JSONCase] = [
     JSONCase("byte-order mark removed", [0xEF, 0xBB, 0xBF] + Array(#"{"a":1}"#.utf8), columns: ["a"], rows: [["1"]]),
 ]
 
-/// JSON Lines, and how auto mode tells it from a document (SPEC I4).
+/// JSON Lines, and how auto mode tells it from a document (I4).
 let linesCases: [JSONCase] = [
     JSONCase("JSON Lines detected after the first value", "{\"a\":1}\n{\"b\":2}\n",
              columns: ["a", "b"], rows: [["1", ""], ["", "2"]], rowLines: [1, 2]),
@@ -126,7 +126,7 @@ let linesCases: [JSONCase] = [
              error: "1:3: unexpected data after the JSON value: expected a line break or end of input, found 'a'"),
 ]
 
-/// Malformed input: what was expected, what was found, where (SPEC I4, E1, E2).
+/// Malformed input: what was expected, what was found, where (I4, E1, E2).
 let errorCases: [JSONCase] = [
     JSONCase("empty input", "", error: "1:1: expected a JSON value, found end of input"),
     JSONCase("only whitespace", " \n ", error: "2:2: expected a JSON value, found end of input"),

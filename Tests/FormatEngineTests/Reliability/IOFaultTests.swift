@@ -9,7 +9,7 @@ import Darwin
 #endif
 
 extension Reliability {
-    /// I/O faults through the real binary (SPEC E1–E3): inputs that cannot be opened or read,
+    /// I/O faults through the real binary (E1–E3): inputs that cannot be opened or read,
     /// outputs that cannot be written or go away, inputs that end in the middle of a value. Every run
     /// has a deadline, so a hang fails the test instead of stalling the suite.
     @Suite("Reliability: I/O faults")

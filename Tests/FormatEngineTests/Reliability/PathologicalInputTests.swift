@@ -3,7 +3,7 @@ import Testing
 @testable import FormatEngine
 
 extension Reliability {
-    /// Pathological shapes (SPEC E4, E5, I2, I5, I7, O5): each ends in a table or a clean error,
+    /// Pathological shapes (E4, E5, I2, I5, I7, O5): each ends in a table or a clean error,
     /// never a trap, a hang or unbounded memory. Inputs are generated here, never committed. Big cases
     /// run the real binary with a deadline (`ReliabilityKit.runBounded`), so a hang fails the test
     /// instead of stalling the suite, and its peak memory is measured.

@@ -11,7 +11,7 @@ import Darwin
 /// the fuzzers' regressions.
 enum Reliability {}
 
-/// Helpers for the reliability tests (SPEC E1–E5, I5, O5): the library run into memory, and a
+/// Helpers for the reliability tests (E1–E5, I5, O5): the library run into memory, and a
 /// process runner with a deadline and a memory measurement, so a hang or a blow-up fails a test
 /// instead of stalling the suite.
 enum ReliabilityKit {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// SPEC C1 (types, safely) and C2 (alignment), cell by cell, column by column and through the
+/// C1 (types, safely) and C2 (alignment), cell by cell, column by column and through the
 /// whole pipeline.
 @Suite("Cell types and alignment")
 struct CellTypeTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// W7–W14: layouts and transforms, from SPEC.md. `RuleKit` is the rule tests' shared helper.
+/// W7–W14: layouts and transforms, from docs/RULES.md. `RuleKit` is the rule tests' shared helper.
 @Suite("Layouts and transforms")
 struct LayoutTransformTests {
     /// Output and result for CSV text, read as a file (`rereadable`) or as a pipe.

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// SPEC W1 on real files: every CSV/TSV file of `conformance/real-world`, laid out as a table (`--layout table`) at
+/// W1 on real files: every CSV/TSV file of `conformance/real-world`, laid out as a table (`--layout table`) at
 /// 30, 50, 80 and 120 columns, prints no line wider than the container.
 @Suite("Real-world widths")
 struct RealWorldWidthTests {

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// SPEC C3 (units in headings) and C4 (headings).
+/// C3 (units in headings) and C4 (headings).
 @Suite("Units and headings")
 struct UnitAndHeadingTests {
     /// The heading the plan gives a column, and its data rows split into cells.

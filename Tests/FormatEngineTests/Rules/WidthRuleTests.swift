@@ -133,7 +133,7 @@ enum RuleKit {
     }
 }
 
-/// SPEC W2–W6 on `WidthAllocator` and `Layout.plan`, and C5–C8 through `TableFormatter.run` with
+/// W2–W6 on `WidthAllocator` and `Layout.plan`, and C5–C8 through `TableFormatter.run` with
 /// explicit widths. Expected widths and lines are worked out by hand from the rules, in comments.
 @Suite("Width rules")
 struct WidthRuleTests {

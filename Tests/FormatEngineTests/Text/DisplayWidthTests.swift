@@ -8,7 +8,7 @@ import Darwin
 import Testing
 @testable import FormatEngine
 
-/// SPEC W1 (display widths) and the width side of O5 (controls count as their escapes).
+/// W1 (display widths) and the width side of O5 (controls count as their escapes).
 @Suite("DisplayWidth")
 struct DisplayWidthTests {
     let narrow = DisplayWidth()

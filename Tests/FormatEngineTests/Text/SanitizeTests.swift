@@ -1,7 +1,7 @@
 import Testing
 @testable import FormatEngine
 
-/// SPEC O5: control characters never reach the terminal as themselves.
+/// O5: control characters never reach the terminal as themselves.
 @Suite("Sanitize")
 struct SanitizeTests {
     private func needsEscaping(_ text: String) -> Bool {

@@ -1,7 +1,7 @@
 import Testing
 @testable import FormatEngine
 
-/// SPEC C6 (cell lines), C7 (truncation), W1 (clusters never split), O5 (escapes in fitted text).
+/// C6 (cell lines), C7 (truncation), W1 (clusters never split), O5 (escapes in fitted text).
 @Suite("TextFit")
 struct TextFitTests {
     let measure = DisplayWidth()
