@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// The CSV conformance suites in `../shared/conformance` (MANIFEST §2, §3), run through the reader
+/// The CSV conformance suites in `Tests/Conformance` (MANIFEST §2, §3), run through the reader
 /// at several chunk sizes. Each suite asserts its pass count exactly and prints a summary line.
 @Suite("CSV conformance")
 struct CSVConformanceTests {
