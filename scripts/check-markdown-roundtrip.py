@@ -87,6 +87,9 @@ def main():
     root = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "Tests", "Conformance", "real-world")
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs
                    if f.endswith((".csv", ".tsv", ".ssv")) and f not in NOT_UTF8)
+    if not files:
+        print("markdown-roundtrip: no CSV/TSV/SSV files under %s" % root)
+        return 1
     failures = 0
     for path in files:
         name = os.path.basename(path)
