@@ -7,7 +7,7 @@
 # Environment (all optional):
 #   TABLEFMT_BIN          the binary to measure   (default: $(swift build -c release --show-bin-path)/tablefmt)
 #   BENCH_DIR             generated data, never committed (default: <repo>/.bench-data, self-ignored)
-#   BENCH_GEN             the generator           (default: <repo>/../shared/bench/gen.py)
+#   BENCH_GEN             the generator           (default: <repo>/scripts/gen-bench-data.py)
 #   BENCH_RUNS            whole-process runs per tool and input, median taken (default 5)
 #   BENCH_SLOW_AFTER      a tool whose first run takes longer than this many seconds ...  (default 5)
 #   BENCH_SLOW_RUNS       ... gets this many runs instead                                (default 3)
@@ -22,7 +22,7 @@ export LC_NUMERIC=C   # printf's decimal point
 REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO" || exit 1
 BENCH_DIR=${BENCH_DIR:-$REPO/.bench-data}
-BENCH_GEN=${BENCH_GEN:-$REPO/../shared/bench/gen.py}
+BENCH_GEN=${BENCH_GEN:-$REPO/scripts/gen-bench-data.py}
 RUNS=${BENCH_RUNS:-5}
 SLOW_AFTER=${BENCH_SLOW_AFTER:-5}
 SLOW_RUNS=${BENCH_SLOW_RUNS:-3}
@@ -68,7 +68,7 @@ mkdir -p "$BENCH_DIR" || die "cannot create $BENCH_DIR"
 # The folder ignores itself, so it is never committed wherever it lives.
 [[ -f "$BENCH_DIR/.gitignore" ]] || printf '*\n' > "$BENCH_DIR/.gitignore"
 
-generate() {  # generate SIZES FILE... : run gen.py unless every FILE exists (atomic: tmp dir, then move)
+generate() {  # generate SIZES FILE... : run the generator unless every FILE exists (atomic: tmp dir, then move)
     local sizes=$1; shift
     local f need=0
     for f in "$@"; do [[ -s "$BENCH_DIR/$f" ]] || need=1; done
@@ -77,7 +77,7 @@ generate() {  # generate SIZES FILE... : run gen.py unless every FILE exists (at
     local tmp="$BENCH_DIR/.gen-tmp"
     rm -rf "$tmp"
     note "generating rows $sizes into $BENCH_DIR ..."
-    python3 "$BENCH_GEN" --out "$tmp" --sizes "$sizes" >&2 || die "gen.py failed"
+    python3 "$BENCH_GEN" --out "$tmp" --sizes "$sizes" >&2 || die "$BENCH_GEN failed"
     mv -f "$tmp"/* "$BENCH_DIR"/ && rmdir "$tmp"
 }
 generate 100000,1000000 rows_100k.csv rows_1m.csv rows_1m.ndjson rows_1m.json

@@ -2,12 +2,12 @@
 """SPEC O4, checked on real files: `tablefmt -f markdown --units keep --headers keep FILE` must
 parse back to exactly the cells Python's csv module reads from FILE.
 
-For every UTF-8 CSV/TSV under ../shared/conformance/real-world. Python's rows are brought to
+For every UTF-8 CSV/TSV under Tests/Conformance/real-world. Python's rows are brought to
 tablefmt's documented shape first: blank lines skipped, short rows padded with empty cells, extra
 fields under `Column N` headings (SPEC I2). Files that are not UTF-8 are skipped (they are covered
 by the reader's own tests). Exit status 1 on any difference, with the first differing cell.
 
-Usage: check-markdown-roundtrip.py BINARY [CONFORMANCE_DIR]
+Usage: check-markdown-roundtrip.py BINARY [REAL_WORLD_DIR]   (default: Tests/Conformance/real-world)
 """
 import csv
 import io
@@ -84,9 +84,12 @@ def expected_rows(path):
 def main():
     binary = sys.argv[1]
     here = os.path.dirname(os.path.abspath(__file__))
-    root = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "..", "shared", "conformance", "real-world")
+    root = sys.argv[2] if len(sys.argv) > 2 else os.path.join(here, "..", "Tests", "Conformance", "real-world")
     files = sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs
                    if f.endswith((".csv", ".tsv", ".ssv")) and f not in NOT_UTF8)
+    if not files:
+        print("markdown-roundtrip: no CSV/TSV/SSV files under %s" % root)
+        return 1
     failures = 0
     for path in files:
         name = os.path.basename(path)

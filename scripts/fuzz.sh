@@ -8,11 +8,12 @@
 #   FUZZ_MAX_LEN   the longest input the fuzzer makes, in bytes (default 8192)
 #   FUZZ_KEEP_GOING=1  keep fuzzing after a finding (-fork=1 -ignore_crashes=1 …) instead of stopping
 #   FUZZ_OUT       the build and work folder (default .build-fuzz, ignored by git as .build*/)
-#   TABLEFMT_SHARED  the shared folder holding conformance/ (default ../shared)
+#   FUZZ_SEEDS     the folder the seed corpus is made from (default Tests/Conformance)
 #
 # Everything goes to $FUZZ_OUT: a snapshot of Sources/FormatEngine (so edits made while fuzzing do
 # not disturb the build), one binary per target, corpora in corpus-<target>/ (seeded from the
-# conformance suites, never from or into the repository) and findings in findings-<target>/.
+# conformance suites in Tests/Conformance, never written into the repository) and findings in
+# findings-<target>/.
 # Targets run one after another with one job each. The JSON target is skipped, with a message,
 # while the JSON reader does not compile. Exit status: 0 when nothing was found, 1 when a target
 # left a finding, 2 when nothing could be built.
@@ -23,8 +24,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=${FUZZ_OUT:-.build-fuzz}
 targets=${FUZZ_TARGETS:-csv json pipeline}
-shared=${TABLEFMT_SHARED:-$root/../shared}
-conformance=$shared/conformance
+conformance=${FUZZ_SEEDS:-$root/Tests/Conformance}
 swiftc=${SWIFTC:-swiftc}
 
 mkdir -p "$out"

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// The CSV conformance suites in `../shared/conformance` (MANIFEST §2, §3), run through the reader
+/// The CSV conformance suites in `Tests/Conformance` (its README §2, §3), run through the reader
 /// at several chunk sizes. Each suite asserts its pass count exactly and prints a summary line.
 @Suite("CSV conformance")
 struct CSVConformanceTests {
@@ -11,13 +11,13 @@ struct CSVConformanceTests {
     /// Chunk sizes every check is run at; a check passes only when all of them agree.
     static let chunkSizes = Kit.someChunkSizes
 
-    // MARK: - csv-spectrum (MANIFEST §2)
+    // MARK: - csv-spectrum (Tests/Conformance/README.md §2)
 
     @Test("I2: csv-spectrum — every csvs/NAME.csv equals json/NAME.json")
     func csvSpectrum() throws {
         let folder = TestPaths.conformance.appendingPathComponent("csv-spectrum")
         let csvs = TestPaths.files(in: folder.appendingPathComponent("csvs"), extensions: ["csv"])
-        #expect(csvs.count == 12, "the MANIFEST lists 12 csv-spectrum cases")
+        #expect(csvs.count == 12, "Tests/Conformance/README.md lists 12 csv-spectrum cases")
         var passed = 0
         var failures: [String] = []
         for csv in csvs {
@@ -38,8 +38,8 @@ struct CSVConformanceTests {
                 }
                 #expect(got.records.dropFirst().allSatisfy { $0.count == header.count }, "\(name): ragged rows")
                 if name == "location_coordinates" {
-                    // Known upstream defect (MANIFEST §2): the JSON is a bare object, not an array, and its
-                    // phone number (1234567890) is not the CSV's (2095257564). As the MANIFEST suggests,
+                    // Known upstream defect (README §2): the JSON is a bare object, not an array, and its
+                    // phone number (1234567890) is not the CSV's (2095257564). As that README says,
                     // compare the other three fields only, and pin the phone number to the CSV's own text.
                     // The literal U+FFFD in both files must pass through unchanged.
                     guard let expected = json as? [String: String], objects.count == 1 else {
@@ -69,7 +69,7 @@ struct CSVConformanceTests {
         #expect(passed == 12)
     }
 
-    // MARK: - FastCSV specification (MANIFEST §3)
+    // MARK: - FastCSV specification (Tests/Conformance/README.md §3)
 
     static func loadFastCSV() throws -> [(file: String, spec: FastCSVSpec.File)] {
         let folder = TestPaths.conformance.appendingPathComponent("FastCSV-spec")
@@ -102,14 +102,14 @@ struct CSVConformanceTests {
         return verdict ?? .wrong("not run")
     }
 
-    @Test("I2: FastCSV spec — placeholders, structure and counts as the MANIFEST says")
+    @Test("I2: FastCSV spec — placeholders, structure and counts as Tests/Conformance/README.md says")
     func fastCSVInventory() throws {
         let files = try Self.loadFastCSV()
         #expect(files.count == 15)
         #expect(files.reduce(0) { $0 + $1.spec.checks.count } == 60)
         #expect(files.reduce(0) { $0 + $1.spec.checks.reduce(0) { $0 + FastCSVSpec.variants(of: $1).count } } == 108)
         #expect(files.allSatisfy { !$0.spec.name.isEmpty && $0.spec.checks.allSatisfy { !$0.id.isEmpty } })
-        // Placeholder expansion (MANIFEST §3): ␤ is CRLF in the input; ⏎ gives LF, CRLF and CR
+        // Placeholder expansion (README §3): ␤ is CRLF in the input; ⏎ gives LF, CRLF and CR
         // variants, also inside the expected values.
         let withinFields = FastCSVSpec.Check(id: "x", input: "\"A⏎B\"", records: [["A⏎B"]])
         #expect(FastCSVSpec.variants(of: withinFields).map(\.records) == [[["A\nB"]], [["A\r\nB"]], [["A\rB"]]])
@@ -146,7 +146,7 @@ struct CSVConformanceTests {
         #expect(parsed.checks.last?.records == [])
     }
 
-    @Test("I2: FastCSV spec — records as the spec says (comments and settings as the MANIFEST directs)")
+    @Test("I2: FastCSV spec — records as the spec says (comments and settings as the conformance README directs)")
     func fastCSV() throws {
         var strict = (passed: 0, total: 0)  // no settings, and commentMode NONE: exact records
         var lenient = (passed: 0, total: 0, rejected: [String]())  // exceptionAllowed: exact or an error
@@ -216,7 +216,7 @@ struct CSVConformanceTests {
         }
         print("FastCSV-spec under tablefmt's defaults: deviations \(deviations.keys.sorted())")
         // line-breaks-3 (`␤D` → [[""], ["D"]]): the empty first line is skipped, giving [["D"]].
-        // The MANIFEST expects trailing-field-separator to show it too, but its lines (`,`, ` ,`)
+        // The corpus notes expected trailing-field-separator to show it too, but its lines (`,`, ` ,`)
         // hold a delimiter, so they are not blank and still give two fields: no deviation there.
         #expect(deviations == ["line-breaks-3": [["D"]]])
     }

@@ -275,7 +275,7 @@ enum FastCSVSpec {
         }
     }
 
-    /// One runnable form of a check: placeholders expanded as upstream's reader does (MANIFEST §3).
+    /// One runnable form of a check: placeholders expanded as upstream's reader does (conformance README §3).
     struct Variant: Sendable {
         var id: String
         var input: [UInt8]

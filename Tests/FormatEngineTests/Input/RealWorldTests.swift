@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// One messy real-world file (MANIFEST §4): what tablefmt must make of it, and why.
+/// One messy real-world file (Tests/Conformance/README.md §4): what tablefmt must make of it, and why.
 struct RealWorldCase: Sendable, CustomTestStringConvertible {
     /// Below `conformance/real-world`.
     let path: String
@@ -27,7 +27,7 @@ struct RealWorldCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { path + (arguments.isEmpty ? "" : " " + arguments.joined(separator: " ")) }
 }
 
-/// MANIFEST §4: every real-world file through the library (row and column counts, warnings) and the
+/// Conformance README §4: every real-world file through the library (row and column counts, warnings) and the
 /// CLI (`-w 0` and `-w 80`: exit 0, exactly the library's warnings on stderr).
 @Suite("Real-world files")
 struct RealWorldTests {
@@ -57,7 +57,7 @@ struct RealWorldTests {
                       names: [0: "RespondentID", 4: "Column 5", 31: "Do you consider yourself to be a fan of the Expanded Universe?\u{FFFD}\u{FFFD}", 37: "Location (Census Region)"],
                       why: """
                       Two stray cp1252 bytes (0x8C 0xE6) in a header cell are not UTF-8: each becomes U+FFFD with one \
-                      warning naming line 1 and suggesting --encoding. The second header row is data to us (MANIFEST \
+                      warning naming line 1 and suggesting --encoding. The second header row is data to us (reference \
                       1188 records = our header + 1187 rows). The 23 empty header cells become `Column N`.
                       """),
         RealWorldCase(path: "fivethirtyeight-data/StarWars.csv", encoding: .cp1252, rows: 1187, columns: 38, delimiter: ",",
@@ -85,7 +85,7 @@ struct RealWorldTests {
                       rowsByLine: [6: [0: "1881", 1: "-20"]],
                       why: """
                       Bare-CR line ends; the title line becomes the header (18 empty cells → `Column N`) and the \
-                      preamble lines are rows, as in the MANIFEST's 137 records.
+                      preamble lines are rows, as in the reference count of 137 records.
                       """),
         RealWorldCase(path: "messytables-horror/spanish_chars.csv", rows: 116, columns: 8, delimiter: ",",
                       warnings: ["messytables-horror/spanish_chars.csv: invalid UTF-8 replaced with U+FFFD (580 times, first on line 1); try --encoding latin1 or cp1252"],
@@ -102,8 +102,8 @@ struct RealWorldTests {
                       warnings: ["messytables-horror/weird_head_padding.csv: 69 rows had more fields than the header (first on line 7); extra fields shown as Column N"],
                       why: """
                       Semicolons (sniffed), a one-cell title as the first non-blank line (so the header has one \
-                      field), blank lines skipped (MANIFEST 94 records − 8 blank − header = 85 rows), ragged rows \
-                      widened to 11 columns with a warning. MANIFEST widths: 62×11, 17×1, 7×2 (8 blank).
+                      field), blank lines skipped (reference 94 records − 8 blank − header = 85 rows), ragged rows \
+                      widened to 11 columns with a warning. Reference widths: 62×11, 17×1, 7×2 (8 blank).
                       """),
         RealWorldCase(path: "messytables-horror/simple.ssv", rows: 6, columns: 3, delimiter: ";",
                       why: "`.ssv` is no known extension: CSV with `;` sniffed."),
@@ -118,28 +118,28 @@ struct RealWorldTests {
                       why: """
                       BOM + CRLF + a 4-line preamble: the first line (3 fields, the last empty) is our header, the \
                       two blank preamble lines are skipped, and the real header (line 5) and the 264 data rows are \
-                      rows (MANIFEST 269 records − 2 blank − 1 header = 266). They have 63 fields, so columns \
+                      rows (reference 269 records − 2 blank − 1 header = 266). They have 63 fields, so columns \
                       `Column 4`…`Column 63` are added with a warning; nothing is dropped or shifted.
                       """),
     ]
 
-    /// JSON inputs in the corpus (MANIFEST §4), read by the JSON reader (SPEC I4): path, rows, and
+    /// JSON inputs in the corpus (conformance README §4), read by the JSON reader (SPEC I4): path, rows, and
     /// either the exact column count or, where nested objects become dotted columns that vary from
     /// object to object, a column that must be there.
     static let jsonCases: [(path: String, rows: Int, columns: Int?, mustHave: String)] = [
-        // NDJSON: 100 objects × 29 keys, values null, int, float or string (MANIFEST: 100 × 29).
+        // NDJSON: 100 objects × 29 keys, values null, int, float or string (reference: 100 × 29).
         ("qsv-testdata/boston311-100.jsonl", 100, 29, "case_enquiry_id"),
         // One minified array of 250 objects with nested objects (`name.common`) and arrays.
         ("mledoze-countries/countries-unescaped.json", 250, nil, "name.common"),
     ]
     static var jsonFiles: Set<String> { Set(jsonCases.map(\.path)) }
 
-    @Test("MANIFEST §4: every real-world file has a case")
+    @Test("Tests/Conformance/README.md §4: every real-world file has a case")
     func inventory() {
         let found = Set(TestPaths.files(in: Self.folder, extensions: ["csv", "tsv", "ssv", "json", "jsonl"]).map { url in
             String(url.path.dropFirst(Self.folder.path.count + 1))
         })
-        #expect(found.count == 20, "the MANIFEST lists 20 files")
+        #expect(found.count == 20, "Tests/Conformance/README.md lists 20 files")
         #expect(found == Set(Self.cases.map(\.path)).union(Self.jsonFiles))
     }
 

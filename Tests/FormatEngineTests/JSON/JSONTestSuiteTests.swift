@@ -51,7 +51,7 @@ let implementationDefined: [String: Bool] = [
 
 @Suite("JSONTestSuite conformance")
 struct JSONTestSuiteTests {
-    let root = TestFiles.jsonTestSuite()
+    let root = TestFiles.jsonTestSuite
 
     /// Reads a suite file at a few chunk sizes; all must agree.
     func outcome(_ bytes: [UInt8], name: String) -> JSONOutcome {

@@ -57,15 +57,8 @@ func readJSON(_ text: String, linesMode: Bool? = nil, chunkSize: Int = 1 << 16, 
 
 /// File system access for the conformance tests (no Foundation: its `InputStream` would clash).
 enum TestFiles {
-    /// `shared/conformance/JSONTestSuite`, with `shared/` beside the package (found from this
-    /// file's path: the package root is three folders above `Tests/FormatEngineTests/JSON`), or
-    /// in `$TABLEFMT_SHARED`.
-    static func jsonTestSuite(filePath: String = #filePath) -> String {
-        if let override = getenv("TABLEFMT_SHARED") { return String(cString: override) + "/conformance/JSONTestSuite" }
-        var parts = filePath.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
-        parts.removeLast(5)  // X.swift, JSON, FormatEngineTests, Tests, the package folder
-        return parts.joined(separator: "/") + "/shared/conformance/JSONTestSuite"
-    }
+    /// `Tests/Conformance/JSONTestSuite`, below `TestPaths.conformance`.
+    static let jsonTestSuite = TestPaths.conformance.appendingPathComponent("JSONTestSuite").path
 
     /// The names in a folder, sorted (nil when it cannot be opened).
     static func list(_ folder: String) -> [String]? {

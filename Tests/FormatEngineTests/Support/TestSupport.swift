@@ -10,13 +10,8 @@ enum TestPaths {
         return url
     }()
 
-    /// `../shared` beside the checkout (SPEC, conformance suites), or `$TABLEFMT_SHARED`.
-    static let shared: URL = {
-        if let override = ProcessInfo.processInfo.environment["TABLEFMT_SHARED"] { return URL(fileURLWithPath: override) }
-        return root.deletingLastPathComponent().appendingPathComponent("shared")
-    }()
-
-    static let conformance = shared.appendingPathComponent("conformance")
+    /// The conformance suites in the repository (`Tests/Conformance`, see its README.md).
+    static let conformance = root.appendingPathComponent("Tests/Conformance")
     static let fixtures = root.appendingPathComponent("Fixtures")
 
     /// The `tablefmt` binary built beside the test bundle, or `$TABLEFMT_BIN`.
