@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# make bench — tablefmt against its peers on the same files in the same run (issue 7, SPEC P).
+# make bench — tablefmt against its peers on the same files in the same run (the P rules in docs/RULES.md).
 #
 # Needs Bash, coreutils and python3; GNU time (/usr/bin/time) for peak memory. Installs nothing:
 # a missing peer is skipped with the command that installs it.

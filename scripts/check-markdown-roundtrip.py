@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
-"""SPEC O4, checked on real files: `tablefmt -f markdown --units keep --headers keep FILE` must
+"""O4 (docs/RULES.md), checked on real files: `tablefmt -f markdown --units keep --headers keep FILE` must
 parse back to exactly the cells Python's csv module reads from FILE.
 
 For every UTF-8 CSV/TSV under Tests/Conformance/real-world. Python's rows are brought to
 tablefmt's documented shape first: blank lines skipped, short rows padded with empty cells, extra
-fields under `Column N` headings (SPEC I2). Files that are not UTF-8 are skipped (they are covered
+fields under `Column N` headings (I2). Files that are not UTF-8 are skipped (they are covered
 by the reader's own tests). Exit status 1 on any difference, with the first differing cell.
 
 Usage: check-markdown-roundtrip.py BINARY [REAL_WORLD_DIR]   (default: Tests/Conformance/real-world)

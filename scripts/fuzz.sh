@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer targets in Fuzz/ and runs each for a time budget (SPEC E5; docs/FUZZING.md).
+# Builds the libFuzzer targets in Fuzz/ and runs each for a time budget (E5; docs/FUZZING.md).
 #
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]          default 60
 #

@@ -1,38 +1,28 @@
 #!/usr/bin/env python3
-"""Benchmark data for tablefmt: deterministic, report-like tables (Python standard library only).
+"""Benchmark inputs for tablefmt, written by this project: report-like rows, the same in four formats.
 
-`make bench` (scripts/bench.sh, setting BENCH_GEN) runs this to write its inputs into .bench-data/.
-The data is generated and never committed: 1M rows are 108 MB of CSV and 185 MB of NDJSON.
-With the same seed, every run writes byte-identical files, so numbers from different runs and
-machines are measured on the same bytes.
+`make bench` (scripts/bench.sh) runs this to fill .bench-data/ (ignored by git; never commit the
+output: 1M rows are about 110 MB of CSV and 190 MB of NDJSON). A seed fixes every byte, so runs on
+different days or machines measure the same input.
 
-Columns (same values in every format):
-  id        integer, 1..N
-  name      text; person names as "Last, First" (comma -> RFC 4180 quoting),
-            companies with embedded double quotes, accented Latin, CJK, Hangul
-  region    short text, some CJK
-  qty       integer, may be negative (returns)
-  price     decimal with 2 places; empty in CSV/TSV and null in JSON for ~1% rows
-  discount  percentage as text, e.g. "12.5%"
-  date      ISO date YYYY-MM-DD
-  paid      boolean (true/false)
-  note      longish free text (about 15..70 chars), sometimes with commas and quotes
+Each row has nine fields:
+  id        1..N
+  customer  people as "Family, Given" (a comma, so CSV quotes it), firms with "double quotes",
+            accented Latin, Japanese, Chinese and Korean names
+  region    a short word, some in CJK
+  qty       an integer, a few negative (returns)
+  price     two decimals; about 1 row in 100 has none (empty in CSV/TSV, null in JSON)
+  discount  a percentage written as text: "0%", "12.5%"
+  shipped   an ISO date, YYYY-MM-DD
+  paid      true or false
+  note      15 to 70 characters of words, sometimes with a comma or quotes
 
-Formats written for each size (file stems rows_3, rows_1k, rows_100k, rows_1m, else rows_N):
-  <stem>.csv     RFC 4180: fields quoted only when they contain , " or CR/LF;
-                 embedded quotes doubled; CRLF is NOT used (LF line ends).
-  <stem>.tsv     tab-separated, no quoting (no field contains a tab or newline).
-  <stem>.ndjson  one JSON object per line (UTF-8, not \\u-escaped).
-  <stem>.json    one JSON array of the same objects, one object per line.
+Files, for each size: rows_<size>.csv (RFC 4180, quoted only where needed, LF line ends),
+.tsv (no field holds a tab or a line break, so no quoting), .ndjson (one object per line) and
+.json (an array, one object per line). Size stems: 3 -> rows_3, 1000 -> rows_1k, 100000 ->
+rows_100k, 1000000 -> rows_1m, others rows_<N>.
 
-No field contains a newline, so line-oriented tools (column, awk) see one record per line.
-
-Usage:  python3 scripts/gen-bench-data.py [--out DIR] [--seed N] [--sizes 3,1000,100000,1000000]
-        (--out defaults to .bench-data/ in the repository, which git ignores)
-
-The peers docs/BENCHMARKS.md compares against, all reading the same generated file in the same run:
-Miller 6 (`mlr --icsv --opprint cat`), `csvtool readable`, SQLite's box mode, util-linux
-`column -t -s,` (no quote handling) and `awk -F, '{print $1}'` as a floor that formats nothing.
+Usage: python3 scripts/gen-bench-data.py [--out DIR] [--seed N] [--sizes 3,1000,100000,1000000]
 """
 import argparse
 import datetime
@@ -40,131 +30,113 @@ import json
 import os
 import random
 
-STEMS = {3: "rows_3", 1000: "rows_1k", 100_000: "rows_100k", 1_000_000: "rows_1m"}
-
-FIRST = ["Anna", "José", "François", "Zoë", "Søren", "Łukasz", "Mary", "John",
-         "Ingrid", "Chloé", "Björn", "Renée", "Ahmed", "Priya", "Olga", "Tomás",
-         "Émilie", "Jürgen", "Ana", "Li", "Kenji", "Fatima", "Noël", "Ørjan"]
-LAST = ["Müller", "García", "Smith", "O'Brien", "Dvořák", "Nguyễn", "Kowalski",
-        "Johansson", "Brown", "Núñez", "Lefèvre", "Schäfer", "Rossi", "Öztürk",
-        "Jones", "Andersen", "Weiß", "Costa", "Papadopoulos", "Żak"]
-CJK_PEOPLE = ["田中 太郎", "佐藤 花子", "王小明", "李娜", "김민준", "이서연",
-              "山本 健一", "陈静", "鈴木 一郎", "박지훈"]
-COMPANIES = ['Acme, Inc.', 'The "Best" Shop', 'Müller & Söhne GmbH',
-             '株式会社サンプル', '北京科技有限公司', 'Café "Zur Post"',
-             'Smith, Jones & Co.', 'Ōsaka Trading KK', 'Société Générale SA',
-             '삼성물산', 'Björk Design AB', 'Northwind Traders',
-             'O\'Reilly Media', 'Äpfel & Birnen', '東京電機株式会社']
-REGIONS = ["North", "South", "East", "West", "Central", "EMEA", "APAC",
-           "東京", "上海", "서울", "Île-de-France", "Bayern", "São Paulo"]
-WORDS = ["order", "shipped", "late", "customer", "requested", "refund",
-         "invoice", "pending", "approved", "backorder", "express", "delivery",
-         "warehouse", "damaged", "replacement", "partial", "confirmed",
-         "quarterly", "review", "discount", "applied", "manual", "check",
-         "the", "a", "to", "of", "and", "with", "for", "on", "after",
-         "配送", "確認済み", "返品", "très", "rápido", "größe", "naïve", "café"]
+FAMILY = ["Müller", "García", "O'Brien", "Nguyễn", "Øster", "Smith", "Kowalski", "Dubois", "Rossi", "Novák"]
+GIVEN = ["Anna", "José", "Chloé", "Li", "Søren", "Ada", "Mateus", "Zoë", "Ines", "Raj"]
+FIRMS = ['The "Best" Shop', "ACME Corp", "株式会社サンプル", "北京贸易有限公司", "주식회사 한빛", "Café Zürich", "Nordic AB", '"Quoted" Ltd']
+REGIONS = ["EMEA", "APAC", "North", "South", "West", "東京", "서울", "LATAM"]
+WORDS = ["repeat", "customer", "express", "signature", "required", "invoice", "sent", "returned",
+         "damaged", "gift", "wrap", "priority", "backorder", "partial", "refund", "called", "twice"]
 
 
-def name_for(rng):
-    r = rng.random()
-    if r < 0.50:
-        return "%s, %s" % (rng.choice(LAST), rng.choice(FIRST))      # comma
-    if r < 0.65:
-        return rng.choice(CJK_PEOPLE)
-    if r < 0.75:
-        return '%s "%s" %s' % (rng.choice(FIRST), rng.choice(FIRST)[:3],
-                               rng.choice(LAST))                      # quotes
-    return rng.choice(COMPANIES)
+def stem(size):
+    names = {1000: "1k", 100000: "100k", 1000000: "1m"}
+    return "rows_" + names.get(size, str(size))
 
 
-def note_for(rng):
-    target = rng.randint(12, 60)
-    parts, n = [], 0
-    while n < target:
-        w = rng.choice(WORDS)
-        if rng.random() < 0.08:
-            w += ","
-        elif rng.random() < 0.02:
-            w = '"%s"' % w
-        parts.append(w)
-        n += len(w) + 1
-    s = " ".join(parts).rstrip(",")
-    return s[0].upper() + s[1:] + "."
+def customer(rnd):
+    if rnd.random() < 0.7:
+        return f"{rnd.choice(FAMILY)}, {rnd.choice(GIVEN)}"
+    return rnd.choice(FIRMS)
 
 
-def rows(n, seed):
-    rng = random.Random(seed)
-    d0 = datetime.date(2020, 1, 1)
-    for i in range(1, n + 1):
-        qty = rng.randint(1, 5000) if rng.random() > 0.05 else -rng.randint(1, 50)
-        price = None if rng.random() < 0.01 else "%.2f" % (rng.lognormvariate(3, 1.2))
-        disc = "%.1f%%" % (rng.choice([0, 0, 0, 5, 10, 12.5, 15, 20, 33.3]) +
-                           (0 if rng.random() < 0.7 else rng.randint(0, 9) / 10))
-        date = (d0 + datetime.timedelta(days=rng.randint(0, 2190))).isoformat()
-        paid = rng.random() < 0.8
-        yield (i, name_for(rng), rng.choice(REGIONS), qty, price, disc, date,
-               paid, note_for(rng))
+def note(rnd):
+    words = []
+    while sum(len(w) + 1 for w in words) < rnd.randint(15, 70):
+        words.append(rnd.choice(WORDS))
+    text = " ".join(words)
+    roll = rnd.random()
+    if roll < 0.15:
+        text = text.replace(" ", ", ", 1)
+    elif roll < 0.2:
+        text = f'said "{text}"'
+    return text
 
 
-HEADER = ["id", "name", "region", "qty", "price", "discount", "date", "paid", "note"]
+def generate(size, seed):
+    """Yields each row as a dict of Python values (None for a missing price)."""
+    rnd = random.Random(seed * 1_000_003 + size)
+    start = datetime.date(2024, 1, 1)
+    for i in range(1, size + 1):
+        qty = rnd.randint(1, 500) * (-1 if rnd.random() < 0.03 else 1)
+        price = None if rnd.random() < 0.01 else round(rnd.uniform(0.5, 999.0), 2)
+        discount = rnd.choice(["0%", "5%", "10%", "12.5%", "15%", "20%"])
+        yield {
+            "id": i,
+            "customer": customer(rnd),
+            "region": rnd.choice(REGIONS),
+            "qty": qty,
+            "price": price,
+            "discount": discount,
+            "shipped": (start + datetime.timedelta(days=rnd.randint(0, 730))).isoformat(),
+            "paid": rnd.random() < 0.8,
+            "note": note(rnd),
+        }
 
 
-def csv_field(s):
-    if any(c in s for c in ',"\r\n'):
-        return '"' + s.replace('"', '""') + '"'
-    return s
+def as_text(value):
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
 
 
-def text_fields(r):
-    i, name, region, qty, price, disc, date, paid, note = r
-    return [str(i), name, region, str(qty), price if price is not None else "",
-            disc, date, "true" if paid else "false", note]
+def csv_quoted(text):
+    if any(c in text for c in ',"\r\n'):
+        return '"' + text.replace('"', '""') + '"'
+    return text
 
 
-def json_obj(r):
-    i, name, region, qty, price, disc, date, paid, note = r
-    # Written by hand so that prices keep exactly two decimals (12.30, not 12.3).
-    js = lambda s: json.dumps(s, ensure_ascii=False)
-    return ('{"id":%d,"name":%s,"region":%s,"qty":%d,"price":%s,"discount":%s,'
-            '"date":%s,"paid":%s,"note":%s}' % (
-                i, js(name), js(region), qty, price if price is not None else "null",
-                js(disc), js(date), "true" if paid else "false", js(note)))
+def json_value(key, value):
+    if key == "price" and value is not None:
+        return f"{value:.2f}"  # two decimals, as in the CSV
+    return json.dumps(value, ensure_ascii=False)
 
 
-def write_all(n, outdir, seed):
-    stem = os.path.join(outdir, STEMS.get(n, "rows_%d" % n))
-    opts = dict(mode="w", encoding="utf-8", newline="\n", buffering=1 << 20)
-    with open(stem + ".csv", **opts) as fc, open(stem + ".tsv", **opts) as ft, \
-         open(stem + ".ndjson", **opts) as fn, open(stem + ".json", **opts) as fj:
-        fc.write(",".join(HEADER) + "\n")
-        ft.write("\t".join(HEADER) + "\n")
-        fj.write("[\n")
-        first = True
-        for r in rows(n, seed):
-            f = text_fields(r)
-            fc.write(",".join(csv_field(x) for x in f) + "\n")
-            ft.write("\t".join(f) + "\n")
-            o = json_obj(r)
-            fn.write(o + "\n")
-            fj.write(("" if first else ",\n") + o)
-            first = False
-        fj.write("\n]\n")
-    for ext in ("csv", "tsv", "ndjson", "json"):
-        p = "%s.%s" % (stem, ext)
-        print("%-40s %12d bytes" % (p, os.path.getsize(p)))
+def write(size, out, seed):
+    base = os.path.join(out, stem(size))
+    files = {ext: open(base + ext, "w", encoding="utf-8", newline="") for ext in (".csv", ".tsv", ".ndjson", ".json")}
+    try:
+        header = None
+        files[".json"].write("[\n")
+        for n, row in enumerate(generate(size, seed)):
+            if header is None:
+                header = list(row)
+                files[".csv"].write(",".join(header) + "\n")
+                files[".tsv"].write("\t".join(header) + "\n")
+            texts = [as_text(row[k]) for k in header]
+            files[".csv"].write(",".join(csv_quoted(t) for t in texts) + "\n")
+            files[".tsv"].write("\t".join(texts) + "\n")
+            obj = "{" + ",".join(f"{json.dumps(k)}:{json_value(k, row[k])}" for k in header) + "}"
+            files[".ndjson"].write(obj + "\n")
+            files[".json"].write(("," if n else "") + obj + "\n")
+        files[".json"].write("]\n")
+    finally:
+        for f in files.values():
+            f.close()
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__,
-                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    here = os.path.dirname(os.path.abspath(__file__))
-    ap.add_argument("--out", default=os.path.join(here, "..", ".bench-data"))
-    ap.add_argument("--seed", type=int, default=20240601)
-    ap.add_argument("--sizes", default="3,1000,100000,1000000")
-    a = ap.parse_args()
-    os.makedirs(a.out, exist_ok=True)
-    for n in (int(x) for x in a.sizes.split(",")):
-        write_all(n, a.out, a.seed)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".bench-data"))
+    parser.add_argument("--seed", type=int, default=20261124)
+    parser.add_argument("--sizes", default="3,1000,100000,1000000")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for size in (int(s) for s in args.sizes.split(",") if s):
+        write(size, args.out, args.seed)
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ where the escaped string writes every character outside printable ASCII, and the
 
 Strings on which tablefmt differs from wcwidth by design are left out:
 - C0 controls, DEL, C1 controls (wcswidth returns -1) and NUL (wcwidth counts 0): tablefmt prints
-  them as visible escapes and counts the escape's width (SPEC O5); DisplayWidthTests checks those
+  them as visible escapes and counts the escape's width (O5); DisplayWidthTests checks those
   by hand.
 - A ZWJ followed by a scalar that is neither Extended_Pictographic nor a regional indicator (and
   not right after a virama): wcswidth skips whatever follows a ZWJ, tablefmt measures such a

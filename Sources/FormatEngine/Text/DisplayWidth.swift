@@ -1,4 +1,4 @@
-/// The one display-width function of tablefmt (W1, STYLE 6): how many terminal columns text
+/// The one display-width function of tablefmt (W1; one way to do a thing): how many terminal columns text
 /// takes when tablefmt prints it.
 ///
 /// Per scalar: East Asian Wide and Fullwidth and emoji presentation 2; combining marks, ZWJ,

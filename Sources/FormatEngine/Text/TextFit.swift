@@ -348,8 +348,8 @@ extension DisplayWidth {
 
 /// A text split into the pieces that fitting never splits: grapheme clusters (`Character`s), each
 /// control scalar on its own (its escape is atomic), spaces, and (when wrapping) line breaks.
-/// Units are scalar ranges of the original text, contiguous and in order (offsets first,
-/// STYLE 8); lines are sliced from them once, at the end.
+/// Units are scalar ranges of the original text, contiguous and in order (offsets first);
+/// lines are sliced from them once, at the end.
 struct TextUnits {
     enum Kind: UInt8 {
         /// A cluster or a control scalar: part of a word.

@@ -337,3 +337,14 @@ struct StandAloneTests {
         #expect(forced.out.contains("\u{1B}["))
     }
 }
+
+extension StandAloneTests {
+    @Test("--version names the newest release in CHANGELOG.md")
+    func versionMatchesChangelog() throws {
+        let changelog = try String(contentsOf: TestPaths.root.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let release = changelog.split(separator: "\n").first { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
+        let version = release.flatMap { $0.split(separator: "]").first?.dropFirst(4) }
+        #expect(version != nil)
+        #expect(try runTool(["--version"]).out == "tablefmt \(version ?? "?")\n")
+    }
+}

@@ -38,7 +38,7 @@ private let pipe = Dialect.csv(UInt8(ascii: "|"))
 private let tsv = Dialect.tsv
 private let unterminated = "unterminated quoted field"
 
-/// I2, I3: the CSV/TSV state machine, every case at every chunk size (STYLE 12, rust-csv's `parses_to!`).
+/// I2, I3: the CSV/TSV state machine, every case at every chunk size (as rust-csv's `parses_to!` tests do).
 @Suite("CSVReader")
 struct CSVReaderTests {
     static let cases: [CSVCase] = [

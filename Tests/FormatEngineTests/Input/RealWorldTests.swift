@@ -123,7 +123,7 @@ struct RealWorldTests {
                       """),
     ]
 
-    /// JSON inputs in the corpus (conformance README §4), read by the JSON reader (SPEC I4): path, rows, and
+    /// JSON inputs in the corpus (conformance README §4), read by the JSON reader (I4): path, rows, and
     /// either the exact column count or, where nested objects become dotted columns that vary from
     /// object to object, a column that must be there.
     static let jsonCases: [(path: String, rows: Int, columns: Int?, mustHave: String)] = [

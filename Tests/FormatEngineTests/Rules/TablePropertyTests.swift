@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// Seeded property tests over random tables of random Unicode (STYLE 12): W1 (every line
+/// Seeded property tests over random tables of random Unicode: W1 (every line
 /// fits the container), O2 (table lines as wide as the rule), C7 (text is cut only at its end with
 /// `…`, numbers never), O5 (no control character reaches the output), and W2–W5 on the allocator.
 @Suite("Table properties")
