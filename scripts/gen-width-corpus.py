@@ -20,9 +20,10 @@ where the escaped string writes every character outside printable ASCII, and the
 `\\u{HEX}`. The output is deterministic (fixed seed, fixed lists).
 
 Strings on which tablefmt differs from wcwidth by design are left out:
-- C0 controls, DEL, C1 controls (wcswidth returns -1) and NUL (wcwidth counts 0): tablefmt prints
-  them as visible escapes and counts the escape's width (O5); DisplayWidthTests checks those
-  by hand.
+- C0 controls, DEL, C1 controls (wcswidth returns -1), NUL (wcwidth counts 0), and the
+  bidirectional controls U+202A-U+202E, U+2066-U+2069 and U+FEFF (wcwidth counts 0): tablefmt
+  prints them as visible escapes and counts the escape's width (O5); DisplayWidthTests and
+  HiddenControlTests check those by hand.
 - A ZWJ followed by a scalar that is neither Extended_Pictographic nor a regional indicator (and
   not right after a virama): wcswidth skips whatever follows a ZWJ, tablefmt measures such a
   scalar as terminals and grapheme segmentation do.
@@ -71,7 +72,9 @@ def shown(text):
 
 
 def is_control(cp):
-    return cp < 0x20 or 0x7F <= cp < 0xA0
+    """Scalars tablefmt shows as visible escapes (O5): C0, DEL, C1, the bidirectional embeddings,
+    overrides and isolates (U+202A-U+202E, U+2066-U+2069) and U+FEFF."""
+    return cp < 0x20 or 0x7F <= cp < 0xA0 or 0x202A <= cp <= 0x202E or 0x2066 <= cp <= 0x2069 or cp == 0xFEFF
 
 
 def joins_after_zwj(cp):
@@ -227,7 +230,8 @@ def main():
         f"# Widths from wcwidth {wcwidth.__version__} (Unicode {wcwidth.list_versions()[-1]}) wcswidth().",
         "# Columns: width, width with ambiguous_width=2, label, text (\\u{HEX} escapes; plain ASCII).",
         "# Left out by design (tablefmt differs from wcwidth, see the script): strings with controls",
-        "# (C0, DEL, C1: wcswidth -1; NUL: 0; tablefmt counts their visible escapes), and a ZWJ",
+        "# (C0, DEL, C1: wcswidth -1; NUL, U+202A-202E, U+2066-2069, U+FEFF: 0; tablefmt counts",
+        "# their visible escapes), and a ZWJ",
         "# followed by a scalar that is not an emoji (wcswidth skips it, tablefmt measures it).",
     ]
     os.makedirs(os.path.dirname(path), exist_ok=True)

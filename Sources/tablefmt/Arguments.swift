@@ -278,7 +278,9 @@ enum Arguments {
                 while !chars.isEmpty {
                     let c = chars.removeFirst()
                     guard let spec = specs.first(where: { $0.short == c }) else {
-                        throw UsageError(message: "unknown option '-\(c)'" + suggestion(for: String(c)))
+                        let whole = arg.count > 2 ? " in '\(arg)'" : ""
+                        let hint = arg.count > 2 ? " (a file whose name starts with -: put -- before it)" : suggestion(for: String(c))
+                        throw UsageError(message: "unknown option '-\(c)'\(whole)" + hint)
                     }
                     if spec.value != nil && !chars.isEmpty {
                         try take(spec, inline: String(chars), shown: "-\(c)")

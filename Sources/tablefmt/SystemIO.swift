@@ -48,8 +48,11 @@ enum Terminal {
 }
 
 /// Writes a line to stderr, unbuffered.
+/// Every message passes the one sanitiser first (O5): a file name, heading, JSON key or argument
+/// quoted in it shows its controls as visible escapes, so nothing from the input or the command
+/// line can move the cursor or retitle the terminal through standard error.
 func printError(_ line: String) {
-    var text = line + "\n"
+    var text = Sanitize.visible(line) + "\n"
     text.withUTF8 { buffer in
         var p = buffer.baseAddress
         var left = buffer.count

@@ -3,7 +3,10 @@
 ///
 /// The escapes: TAB → `\t`, CR → `\r`, LF → `↵` (U+21B5), every other C0 control (U+0000–U+001F),
 /// DEL (U+007F) and every C1 control (U+0080–U+009F) → `\xHH`, two lowercase hex digits of the
-/// code point (ESC → `\x1b`, U+009B → `\x9b`).
+/// code point (ESC → `\x1b`, U+009B → `\x9b`). The bidirectional embeddings, overrides and
+/// isolates (U+202A–U+202E, U+2066–U+2069), which would reorder what follows them on screen (the
+/// "Trojan Source" trick), and U+FEFF (a byte-order mark inside the text, invisible) →
+/// `\uHHHH` (U+202E → `\u202e`).
 ///
 /// Text that starts with a mark that would join the character before it (a spacing mark, or a
 /// virama, after any zero-width scalars) is shown on U+25CC ◌, as a mark without its base is
@@ -46,15 +49,22 @@ public enum Sanitize {
         }
     }
 
-    /// True when the scalar is a C0 control, DEL or a C1 control.
+    /// True when the scalar is shown as an escape: a C0 control, DEL, a C1 control, a
+    /// bidirectional embedding, override or isolate control, or U+FEFF.
     @inline(__always)
     static func isControl(_ value: UInt32) -> Bool {
-        value < 0x20 || (value >= 0x7F && value < 0xA0)
+        value < 0xA0 ? value < 0x20 || value >= 0x7F : isHiddenControl(value)
+    }
+
+    /// U+202A–U+202E (LRE, RLE, PDF, LRO, RLO), U+2066–U+2069 (LRI, RLI, FSI, PDI) and U+FEFF.
+    @inline(__always)
+    static func isHiddenControl(_ value: UInt32) -> Bool {
+        value &- 0x202A <= 4 || value &- 0x2066 <= 3 || value == 0xFEFF
     }
 
     /// The visible form of a control scalar, or nil if the scalar prints as itself.
     /// - Parameter scalar: Any Unicode scalar.
-    /// - Returns: `\t`, `\r`, `↵` or `\xHH` for a control, nil for everything else.
+    /// - Returns: `\t`, `\r`, `↵`, `\xHH` or `\uHHHH` for a control, nil for everything else.
     public static func visibleEscape(for scalar: Unicode.Scalar) -> String? {
         let value = scalar.value
         guard isControl(value) else { return nil }
@@ -66,10 +76,15 @@ public enum Sanitize {
     /// Calls `body` with each scalar of the escape of a control code point, without allocating.
     /// - Parameters:
     ///   - value: A code point for which `isControl` is true.
-    ///   - body: Receives `\`, `t` for TAB; `\`, `r` for CR; `↵` for LF; `\`, `x`, hex, hex else.
+    ///   - body: Receives `\`, `t` for TAB; `\`, `r` for CR; `↵` for LF; `\`, `u` and four hex
+    ///     digits for a bidirectional control; `\`, `x`, hex, hex else.
     @inline(__always)
     static func forEachEscapeScalar(of value: UInt32, _ body: (Unicode.Scalar) -> Void) {
         switch value {
+        case 0x2000...:
+            body("\\")
+            body("u")
+            for shift in stride(from: 12, through: 0, by: -4) { body(hexDigit(value >> UInt32(shift))) }
         case 0x09:
             body("\\")
             body("t")
@@ -86,12 +101,14 @@ public enum Sanitize {
         }
     }
 
-    /// Columns the escape of a control code point takes: TAB 2, CR 2, LF 1, others 4.
+    /// Columns the escape of a control code point takes: TAB 2, CR 2, LF 1, a bidirectional
+    /// control 6, others 4.
     @inline(__always)
     static func escapeWidth(of value: UInt32) -> Int {
         switch value {
         case 0x09, 0x0D: return 2
         case 0x0A: return 1
+        case 0x2000...: return 6
         default: return 4
         }
     }
@@ -141,8 +158,9 @@ public enum Sanitize {
         }
     }
 
-    /// True when any byte of the UTF-8 needs escaping: a C0 control, DEL, or a C1 control
-    /// (encoded as 0xC2 followed by 0x80–0x9F).
+    /// True when any byte of the UTF-8 needs escaping: a C0 control, DEL, a C1 control (encoded as
+    /// 0xC2 followed by 0x80–0x9F), a bidirectional control (0xE2 0x80 0xAA–0xAE, 0xE2 0x81
+    /// 0xA6–0xA9) or U+FEFF (0xEF 0xBB 0xBF).
     /// - Parameter utf8: UTF-8 bytes.
     /// - Returns: Whether `visible` would change the text (a ◌ before a leading mark included).
     /// - Complexity: O(n), eight bytes at a time while none is suspicious; never allocates.
@@ -152,7 +170,7 @@ public enum Sanitize {
         if base[0] >= 0xCC && DisplayWidth.needsMarkBase(utf8) { return true }  // the first byte of U+0300 and up
         let raw = UnsafeRawPointer(base)
         // Eight bytes at a time, the last word overlapping the one before; a word with a byte
-        // < 0x20, 0x7F or 0xC2 sends the cell to the exact byte test.
+        // < 0x20, 0x7F, 0xC2, 0xE2 or 0xEF sends the cell to the exact byte test.
         var suspect = false
         if count < 8 {
             suspect = TextBytes.mayNeedEscaping(TextBytes.word(raw, count: count))
@@ -177,6 +195,11 @@ public enum Sanitize {
             let next = base[index + 1]
             return next >= 0x80 && next <= 0x9F
         }
+        if byte == 0xE2, index + 2 < count {
+            let second = base[index + 1], third = base[index + 2]
+            return (second == 0x80 && third &- 0xAA <= 4) || (second == 0x81 && third &- 0xA6 <= 3)
+        }
+        if byte == 0xEF, index + 2 < count { return base[index + 1] == 0xBB && base[index + 2] == 0xBF }
         return false
     }
 }
@@ -194,10 +217,12 @@ enum TextBytes {
         return noHighOrDel && allAtLeastSpace
     }
 
-    /// True when some byte might need escaping: < 0x20, 0x7F, or 0xC2 (a possible C1 lead byte).
+    /// True when some byte might need escaping: < 0x20, 0x7F, 0xC2 (a possible C1 lead byte),
+    /// 0xE2 (a possible bidirectional control's) or 0xEF (a possible U+FEFF's).
     @inline(__always)
     static func mayNeedEscaping(_ word: UInt64) -> Bool {
-        SWAR.lessThan(word, 0x20) | SWAR.matches(word, 0x7F &* SWAR.ones) | SWAR.matches(word, 0xC2 &* SWAR.ones) != 0
+        SWAR.lessThan(word, 0x20) | SWAR.matches(word, 0x7F &* SWAR.ones) | SWAR.matches(word, 0xC2 &* SWAR.ones)
+            | SWAR.matches(word, 0xE2 &* SWAR.ones) | SWAR.matches(word, 0xEF &* SWAR.ones) != 0
     }
 
     /// A run of 1 to 7 bytes as one word, in two overlapping loads that stay inside the run: the
