@@ -7,8 +7,8 @@ extension JSONReader {
     /// their keys in the same order, so the node that followed the previous one last time is tried
     /// first: then a key costs one compare. A node gets a column when a
     /// cell is first written at it, named by its dotted path (`address.city`); nodes with the same
-    /// dotted name (`{"a":{"b":1}}` and `{"a.b":2}`) share that column. Each node remembers the last
-    /// row whose object had its key, to notice duplicate keys.
+    /// dotted name (`{"a":{"b":1}}` and `{"a.b":2}`) each have their own column, so no value hides
+    /// another. Each node remembers the last row whose object had its key, to notice duplicate keys.
     struct ColumnTable {
         /// Column names in first-seen order.
         private(set) var names: [String] = []
@@ -24,8 +24,6 @@ extension JSONReader {
         private var keyEnds: [Int] = []
         /// Node index + 1 in each slot, 0 for an empty slot; the count is a power of two.
         private var slots: [Int32] = Array(repeating: 0, count: 64)
-        /// Columns by name, for nodes whose dotted names are the same.
-        private var columnsByName: [String: Int] = [:]
         /// For each node, the node looked up after it last time (+1; 0 for none), and the node
         /// looked up last (-1 before the first).
         private var successors: [Int32] = []
@@ -78,19 +76,13 @@ extension JSONReader {
             return name.withUTF8 { node(parent: -1, key: $0) }
         }
 
-        /// The column of `node`, made (or found by its dotted name) when it has none yet.
+        /// The column of `node`, made when it has none yet.
         /// - Returns: the column, and whether it is new.
         mutating func column(of node: Int) -> (column: Int, isNew: Bool) {
             let known = nodeColumn[node]
             if known >= 0 { return (known, false) }
-            let name = dottedName(of: node)
-            if let shared = columnsByName[name] {
-                nodeColumn[node] = shared
-                return (shared, false)
-            }
             let column = names.count
-            names.append(name)
-            columnsByName[name] = column
+            names.append(dottedName(of: node))
             nodeColumn[node] = column
             return (column, true)
         }

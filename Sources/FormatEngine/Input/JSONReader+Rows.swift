@@ -156,7 +156,7 @@ extension JSONReader {
             return
         }
         let node = table.node(parent: frames[frames.count &- 1].node, key: text.bytes)
-        if table.stamps[node] == rowStamp { clearCells(under: node) }
+        if table.stamps[node] == rowStamp { noteDuplicate(node) }
         table.stamps[node] = rowStamp
         currentNode = node
     }
@@ -195,6 +195,21 @@ extension JSONReader {
             if isNew { slots.append(Slot()) }
         }
         slots[column] = Slot(start: start, end: rowBytes.count, stamp: rowStamp, node: node)
+    }
+
+    /// A key seen again in the same object: the earlier value's cells are cleared (the last value
+    /// wins) and the warning counts it.
+    mutating func noteDuplicate(_ node: Int) {
+        clearCells(under: node)
+        // Keys below the earlier value are not duplicates when the later value has them again.
+        for below in table.stamps.indices where below != node && table.stamps[below] == rowStamp && table.isNode(below, under: node) {
+            table.stamps[below] = 0
+        }
+        duplicateKeys &+= 1
+        if duplicateKeys == 1 {
+            firstDuplicateKey = String(decoding: text.bytes, as: UTF8.self)
+            firstDuplicateLine = line
+        }
     }
 
     /// Empties, in the current row, the cell written at `node` and every cell below it

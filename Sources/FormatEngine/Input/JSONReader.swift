@@ -26,7 +26,9 @@
 ///   value (an array holding arrays or objects, `[]`, `{}`, an object inside an array row) becomes
 ///   compact JSON: no whitespace, numbers as written, strings re-escaped minimally.
 /// - A duplicate key in one object: the last value wins, whole (cells the earlier value filled
-///   under that key are cleared). A key containing `.` shares its column with the same dotted path.
+///   under that key are cleared), and one warning counts such keys. A key containing `.` has a
+///   column of its own, apart from a nested key of the same dotted path (`{"c":{"k":1},"c.k":2}`
+///   has two columns named `c.k`; the headings tell them apart, C2).
 ///
 /// ## Columns
 /// Columns appear in first-seen order and `columnNames` grows as new keys appear; each record has a
@@ -117,6 +119,10 @@ public struct JSONReader: RecordReader {
 
     var loneSurrogates = 0
     var firstLoneSurrogateLine = 0
+    /// Keys found a second time in one object, the first of them and its line.
+    var duplicateKeys = 0
+    var firstDuplicateKey = ""
+    var firstDuplicateLine = 0
 
     /// - Parameters:
     ///   - stream: the decoded input.
@@ -141,11 +147,19 @@ public struct JSONReader: RecordReader {
     /// The columns known so far, in first-seen order.
     public var columnNames: [String]? { table.names }
 
-    /// One warning when lone surrogates were replaced, with the count and the first line.
+    /// One warning when lone surrogates were replaced, and one when an object repeated a key, each
+    /// with the count and the first line.
     public var warnings: [String] {
-        guard loneSurrogates > 0 else { return [] }
-        let times = loneSurrogates == 1 ? "1 time" : "\(loneSurrogates) times"
-        return ["\(sourceName): lone UTF-16 surrogate in a \\u escape replaced with U+FFFD (\(times), first on line \(firstLoneSurrogateLine))"]
+        var out: [String] = []
+        if loneSurrogates > 0 {
+            let times = loneSurrogates == 1 ? "1 time" : "\(loneSurrogates) times"
+            out.append("\(sourceName): lone UTF-16 surrogate in a \\u escape replaced with U+FFFD (\(times), first on line \(firstLoneSurrogateLine))")
+        }
+        if duplicateKeys > 0 {
+            let times = duplicateKeys == 1 ? "1 time" : "\(duplicateKeys) times"
+            out.append("\(sourceName): duplicate key \"\(firstDuplicateKey)\" in one object on line \(firstDuplicateLine): the last value is shown (\(times) in all)")
+        }
+        return out
     }
 
     /// Reads the next row.

@@ -15,19 +15,39 @@ public enum ColumnReference: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
-    /// The column's index among `columns`.
-    /// - Throws: `SelectionError` naming the reference and listing the real columns.
+    /// The column's index among `columns`: an exact name first; else a name that differs only in
+    /// letter case or is the column's heading (`Unit Price` for `unit_price`); else the label that
+    /// tells same-named columns apart (`A (2)`, the second column headed `A`); a number is a
+    /// position unless a column is really called that.
+    /// - Throws: `SelectionError` naming the reference and listing the real columns, or the
+    ///   columns it matches when it matches more than one (a name is then no way to pick one).
     public func resolve(in columns: [String]) throws(SelectionError) -> Int {
-        switch self {
-        case .name(let name):
-            if let index = columns.firstIndex(of: name) { return index }
-            // Forgive case and the heading's spelling (`Unit Price` for `unit_price`).
-            if let index = columns.firstIndex(where: { $0.lowercased() == name.lowercased() || Heading.title($0).text == name }) { return index }
-        case .number(let n):
-            if let index = columns.firstIndex(of: String(n)) { return index }
+        let text = description
+        let exact = columns.indices.filter { columns[$0] == text }
+        if exact.count == 1 { return exact[0] }
+        if exact.count > 1 { throw SelectionError.ambiguous(text, exact, columns) }
+        if case .number(let n) = self {
             if n >= 1 && n <= columns.count { return n - 1 }
+            throw SelectionError(reference: text, columns: columns)
         }
-        throw SelectionError(reference: description, columns: columns)
+        let loose = Self.looseMatches(text, in: columns)
+        if loose.count == 1 { return loose[0] }
+        if loose.count > 1 { throw SelectionError.ambiguous(text, loose, columns) }
+        // `A (2)`: the second of the columns `A` names.
+        if text.hasSuffix(")"), let open = text.lastIndex(of: "("), text[..<open].hasSuffix(" "),
+           let k = Int(text[text.index(after: open)..<text.index(before: text.endIndex)]), k >= 2 {
+            let base = String(text[..<text.index(before: open)])
+            let exactBase = columns.indices.filter { columns[$0] == base }
+            let named = exactBase.count >= k ? exactBase : Self.looseMatches(base, in: columns)
+            if named.count >= k { return named[k - 1] }
+        }
+        throw SelectionError(reference: text, columns: columns)
+    }
+
+    /// Columns whose name differs from `text` only in letter case, or whose heading is `text`.
+    static func looseMatches(_ text: String, in columns: [String]) -> [Int] {
+        let lowered = text.lowercased()
+        return columns.indices.filter { columns[$0].lowercased() == lowered || Heading.title(columns[$0]).text == text }
     }
 }
 
@@ -42,6 +62,14 @@ public struct SelectionError: Error, Sendable, Equatable, CustomStringConvertibl
         self.reference = reference
         self.columns = columns
         self.problem = problem
+    }
+
+    /// A name that matches several columns: an error that lists them, by number too.
+    static func ambiguous(_ reference: String, _ matches: [Int], _ columns: [String]) -> SelectionError {
+        let listed = matches.prefix(10).map { "\($0 + 1) (\(columns[$0]))" }.joined(separator: ", ")
+        let more = matches.count > 10 ? ", …" : ""
+        return SelectionError(reference: reference, columns: columns,
+                              problem: "'\(reference)' matches \(matches.count) columns: \(listed)\(more); name one by its number")
     }
 
     public var description: String {
