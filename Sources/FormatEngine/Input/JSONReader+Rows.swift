@@ -111,9 +111,11 @@ extension JSONReader {
                     joined.append(UInt8(ascii: ","))
                     joined.append(UInt8(ascii: " "))
                 }
-                if kind == .string || kind == .number {
+                if kind == .string && Self.isAmbiguousInList(text.bytes) {
+                    Self.appendQuoted(text, to: joined)
+                } else if kind == .string || kind == .number {
                     joined.append(text)
-                } else if kind != .null {
+                } else {
                     joined.append(kind.wordBytes)
                 }
             }
@@ -250,6 +252,42 @@ extension JSONReader {
     }
 
     /// Appends `text` as a JSON string: quotes, and escapes for `"`, `\` and control characters only.
+    /// Whether a string element of a joined array must be written in quotes to read as itself:
+    /// it is empty, holds `,` (which would read as two elements), starts with `"` or starts or
+    /// ends with a space, or reads as a number, `true`, `false` or `null` (so `["1"]` and `[1]`,
+    /// `["a, b"]` and `["a","b"]` do not print alike).
+    static func isAmbiguousInList(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = s.first, let last = s.last else { return true }
+        if first == 0x22 || first == 0x20 || last == 0x20 || s.contains(UInt8(ascii: ",")) { return true }
+        if s.elementsEqual("true".utf8) || s.elementsEqual("false".utf8) || s.elementsEqual("null".utf8) { return true }
+        return isJSONNumber(s)
+    }
+
+    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, RFC 8259's number.
+    static func isJSONNumber(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        let n = s.count
+        func digits() -> Int {
+            let start = i
+            while i < n && s[i] &- 0x30 <= 9 { i += 1 }
+            return i - start
+        }
+        if i < n && s[i] == UInt8(ascii: "-") { i += 1 }
+        let intStart = i
+        let intDigits = digits()
+        if intDigits == 0 || (intDigits > 1 && s[intStart] == UInt8(ascii: "0")) { return false }
+        if i < n && s[i] == UInt8(ascii: ".") {
+            i += 1
+            if digits() == 0 { return false }
+        }
+        if i < n && (s[i] == UInt8(ascii: "e") || s[i] == UInt8(ascii: "E")) {
+            i += 1
+            if i < n && (s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-")) { i += 1 }
+            if digits() == 0 { return false }
+        }
+        return i == n
+    }
+
     static func appendQuoted(_ text: ByteScratch, to out: ByteScratch) {
         out.append(0x22)
         appendEscaped(text.bytes, to: out)

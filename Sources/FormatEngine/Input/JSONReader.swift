@@ -22,7 +22,10 @@
 /// - Strings fully unescaped; `\uXXXX` surrogate pairs combined; a lone surrogate becomes U+FFFD
 ///   and is counted in one warning. Numbers keep their source text exactly. `null` is an empty cell;
 ///   `true`/`false` stay as written.
-/// - An array of scalars is joined with `, ` (a `null` element joins as nothing); any other nested
+/// - An array of scalars is joined with `, `: numbers, `true`, `false` and `null` as written, a
+///   string as itself unless it would read as something else (empty, holding `,`, starting with
+///   `"`, starting or ending with a space, or reading as a number, `true`, `false` or `null`),
+///   then in JSON quotes: `["a, b"]` shows `"a, b"`, `["a","b"]` shows `a, b`. Any other nested
 ///   value (an array holding arrays or objects, `[]`, `{}`, an object inside an array row) becomes
 ///   compact JSON: no whitespace, numbers as written, strings re-escaped minimally.
 /// - A duplicate key in one object: the last value wins, whole (cells the earlier value filled
