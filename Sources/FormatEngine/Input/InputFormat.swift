@@ -47,13 +47,16 @@ public enum Sniffer {
     ///
     /// Each candidate is scored by how many of the first (up to 50) lines have the same field count
     /// as the most common count, counted only when that count is above one; the best score wins,
-    /// the earlier candidate on a tie. A candidate that never appears scores nothing.
+    /// the earlier candidate on a tie. A candidate that never appears scores nothing. One
+    /// delimiter a line is weak evidence (`Smith; John` is a name, not two fields): a candidate
+    /// whose most common count is two must split the first line in two as well.
     /// - Complexity: O(head.count × candidates).
     public static func delimiter(of head: UnsafeBufferPointer<UInt8>) -> UInt8 {
         var best = delimiters[0]
         var bestScore = 0
         for candidate in delimiters {
             var counts: [Int] = []
+            var firstLine = 0
             var fields = 1
             var inQuotes = false
             var lineHasContent = false
@@ -64,7 +67,10 @@ public enum Sniffer {
                 if b == 0x22 { inQuotes.toggle(); lineHasContent = true; continue }
                 if inQuotes { continue }
                 if b == candidate { fields += 1; lineHasContent = true } else if b == 0x0A || b == 0x0D {
-                    if lineHasContent { counts.append(fields) }
+                    if lineHasContent {
+                        counts.append(fields)
+                        if counts.count == 1 { firstLine = fields }
+                    }
                     fields = 1
                     lineHasContent = false
                 } else {
@@ -72,10 +78,14 @@ public enum Sniffer {
                 }
             }
             // The last line counts only if the head holds the whole input (no cut line).
-            if lineHasContent && index == head.count && counts.count < 50 && head.count < 1 << 16 { counts.append(fields) }
+            if lineHasContent && index == head.count && counts.count < 50 && head.count < 1 << 16 {
+                counts.append(fields)
+                if counts.count == 1 { firstLine = fields }
+            }
             var tally: [Int: Int] = [:]
             for c in counts where c > 1 { tally[c, default: 0] += 1 }
-            let score = tally.values.max() ?? 0
+            guard let (modal, score) = tally.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key > $1.key) }) else { continue }
+            if modal == 2 && firstLine != 2 { continue }
             if score > bestScore {
                 best = candidate
                 bestScore = score

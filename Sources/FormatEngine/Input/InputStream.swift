@@ -117,8 +117,9 @@ public final class InputStream {
 
     private func start() throws(InputError) {
         started = true
-        // Read until 4 bytes are in or the input ends (a 1-byte source needs several reads).
-        while filled < 4 {
+        // Read until 8 bytes are in or the input ends (a 1-byte source needs several reads): a
+        // byte-order mark, or four pairs of UTF-16 without one.
+        while filled < 8 {
             reserve(chunkSize)
             let n = try source.read(into: UnsafeMutableRawBufferPointer(start: storage + filled, count: min(chunkSize, capacity - filled)))
             if n == 0 { sourceEnded = true; break }
@@ -132,6 +133,8 @@ public final class InputStream {
             detected = .utf16le; bomLength = 2
         } else if filled >= 2, storage[0] == 0xFE, storage[1] == 0xFF {
             detected = .utf16be; bomLength = 2
+        } else if let guessed = Self.utf16ByNULs(UnsafeBufferPointer(start: storage, count: filled)) {
+            detected = guessed
         }
         if let requested, requested != detected {
             // The user's encoding wins; a BOM of another encoding is then ordinary data.
@@ -150,6 +153,25 @@ public final class InputStream {
             filled = 0
             end = 0
         }
+    }
+
+    /// UTF-16 without a byte-order mark, told by its NULs (I5): ASCII and Latin-1 text in UTF-16
+    /// has a NUL in every other byte, the second of each pair (little-endian) or the first
+    /// (big-endian); UTF-8 text has none. Little-endian when, among the first 2,048 pairs (at least
+    /// four), a third or more have a NUL second byte only and at most a quarter as many a NUL first
+    /// byte only; big-endian the other way round.
+    static func utf16ByNULs(_ head: UnsafeBufferPointer<UInt8>) -> TextEncoding? {
+        let pairs = min(head.count, 4096) / 2
+        guard pairs >= 4 else { return nil }
+        var firstOnly = 0, secondOnly = 0
+        for k in 0..<pairs {
+            let first = head[2 * k] == 0, second = head[2 * k + 1] == 0
+            if first && !second { firstOnly += 1 }
+            if second && !first { secondOnly += 1 }
+        }
+        if secondOnly * 3 >= pairs && firstOnly * 4 <= secondOnly { return .utf16le }
+        if firstOnly * 3 >= pairs && secondOnly * 4 <= firstOnly { return .utf16be }
+        return nil
     }
 
     private func reserve(_ extra: Int) {
