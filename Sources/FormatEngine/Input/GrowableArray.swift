@@ -8,17 +8,32 @@ import Darwin
 /// setting a count, with none of `Array`'s generic machinery on the per-field hot path.
 /// Copy-on-write, so a record kept aside (a pipe's window, sorted rows) is a value like any other.
 public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableCollection, @unchecked Sendable {
-    /// The heap block; only ever mutated when uniquely referenced.
+    /// The heap block; only ever mutated when uniquely referenced. It comes from `malloc`, so
+    /// that growing it is a `realloc`: a large block is then moved by the kernel's page tables
+    /// instead of copied, and the old and new blocks are never both held (a 200 MB cell needs
+    /// 256 MB, not 384).
     final class Storage: @unchecked Sendable {
         var pointer: UnsafeMutablePointer<Element>
         var capacity: Int
 
         init(capacity: Int) {
             self.capacity = Swift.max(1, capacity)
-            pointer = .allocate(capacity: self.capacity)
+            pointer = Self.allocate(self.capacity)
         }
 
-        deinit { pointer.deallocate() }
+        deinit { free(pointer) }
+
+        static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+            guard let raw = malloc(capacity &* MemoryLayout<Element>.stride) else { fatalError("out of memory (\(capacity) elements)") }
+            return raw.bindMemory(to: Element.self, capacity: capacity)
+        }
+
+        /// Grows the block in place or moves it, keeping its elements.
+        func grow(to newCapacity: Int) {
+            guard let raw = realloc(pointer, newCapacity &* MemoryLayout<Element>.stride) else { fatalError("out of memory (\(newCapacity) elements)") }
+            pointer = raw.bindMemory(to: Element.self, capacity: newCapacity)
+            capacity = newCapacity
+        }
     }
 
     var storage: Storage
@@ -54,7 +69,10 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
 
     /// Makes the storage this value's own, with room for `capacity` elements.
     mutating func makeUnique(capacity: Int) {
-        if isKnownUniquelyReferenced(&storage) && storage.capacity >= capacity { return }
+        if isKnownUniquelyReferenced(&storage) {
+            if storage.capacity < capacity { storage.grow(to: capacity) }
+            return
+        }
         let fresh = Storage(capacity: Swift.max(capacity, storage.capacity))
         fresh.pointer.update(from: storage.pointer, count: count)
         storage = fresh

@@ -67,16 +67,25 @@ extension PlainRenderer {
             }
             return
         }
-        let text = String(decoding: cell, as: UTF8.self)
         if width > column.width && plan.containerWidth == nil {
             // No width limit, yet wider than its column (a pipe's row after the sizing window):
             // shown whole, the line grows, rather than cut.
-            try place(TextLine(text: Sanitize.visible(text), width: width), width: column.width, right: column.right)
+            try place(TextLine(text: Sanitize.visible(String(decoding: cell, as: UTF8.self)), width: width), width: column.width, right: column.right)
             return
         }
         if width > column.width { cutCells += 1 }
-        let line = measure.fit(text, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
+        let line = measure.fit(utf8: cell, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
         try place(line, width: column.width, right: column.right)
+    }
+
+    /// Whether the cell's own text has `…` (E2 80 A6), so a `…` in its lines is not a cut.
+    static func containsEllipsis(_ cell: UnsafeBufferPointer<UInt8>) -> Bool {
+        var k = 0
+        while k + 2 < cell.count {
+            if cell[k] == 0xE2 && cell[k + 1] == 0x80 && cell[k + 2] == 0xA6 { return true }
+            k += 1
+        }
+        return false
     }
 
     /// The spaces before and after a number so its point lines up with the column's; when one of
@@ -157,9 +166,8 @@ extension PlainRenderer {
                     continue
                 }
             }
-            let text = String(decoding: cell, as: UTF8.self)
-            let lines = measure.fit(text, width: column.width, maxLines: plan.cellLines, ellipsis: plan.ellipsis)
-            if lines.count == plan.cellLines, let last = lines.last, last.text.hasSuffix("…") || last.text.contains("…") && !text.contains("…") {
+            let lines = measure.fit(utf8: cell, width: column.width, maxLines: plan.cellLines, ellipsis: plan.ellipsis)
+            if lines.count == plan.cellLines, let last = lines.last, last.text.hasSuffix("…") || last.text.contains("…") && !Self.containsEllipsis(cell) {
                 cutCells += 1
             }
             cells.append(lines)

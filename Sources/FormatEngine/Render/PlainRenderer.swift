@@ -311,22 +311,41 @@ public final class PlainRenderer: Renderer {
         let shown = plan.columns
         guard let first = shown.first else { return }
         let limit = plan.containerWidth ?? Int.max
-        let title = first.shownText(fields)
-        for line in measure.fit(title.isEmpty ? "—" : title, width: limit, maxLines: Int.max, ellipsis: plan.ellipsis) {
-            try styled(line.text, Self.bold)
-            try endLine()
+        let titleCell = fields[first.source]
+        if titleCell.count > 1 << 16 && !first.stripUnit {
+            try measure.forEachWrappedLine(utf8: titleCell, width: limit) { (line) throws(OutputError) in
+                try styled(line.text, Self.bold)
+                try endLine()
+            }
+        } else {
+            let title = first.shownText(fields)
+            for line in measure.fit(title.isEmpty ? "—" : title, width: limit, maxLines: Int.max, ellipsis: plan.ellipsis) {
+                try styled(line.text, Self.bold)
+                try endLine()
+            }
         }
         for field in shown.dropFirst() {
             let labels = measure.fit(field.heading, width: plan.labelWidth, maxLines: Int.max, ellipsis: plan.ellipsis)
-            let value = field.shownText(fields)
-            let values = value.isEmpty ? [nullLine] : measure.fit(value, width: plan.valueWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis)
-            for k in 0..<max(labels.count, values.count) {
+            var k = 0
+            /// One line of the block: the label's k-th line (if any), then a value line.
+            func line(_ value: TextLine?, dim: Bool) throws(OutputError) {
                 let label = k < labels.count ? labels[k] : TextLine(text: "", width: 0)
                 try out.write(label.text)
                 out.pad(plan.labelWidth - label.width + plan.gap)
-                if k < values.count { try styled(values[k].text, value.isEmpty ? Self.dim : "") }
+                if let value { try styled(value.text, dim ? Self.dim : "") }
                 try endLine()
+                k += 1
             }
+            let cell = fields[field.source]
+            if cell.count > 1 << 16 && !field.stripUnit {
+                // A long value is wrapped a piece at a time, never held whole as text (P2).
+                try measure.forEachWrappedLine(utf8: cell, width: plan.valueWidth ?? Int.max) { (value) throws(OutputError) in try line(value, dim: false) }
+            } else {
+                let value = field.shownText(fields)
+                let values = value.isEmpty ? [nullLine] : measure.fit(value, width: plan.valueWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis)
+                for shown in values { try line(shown, dim: value.isEmpty) }
+            }
+            while k < labels.count { try line(nil, dim: false) }
         }
     }
 }

@@ -99,8 +99,11 @@ public struct DisplayWidth: Sendable {
 
     /// Whether a scalar is zero-width or a spacing mark on its own (it may join what precedes it).
     @inline(__always)
+    /// A control shown as an escape (`Sanitize.isHiddenControl`: U+202E, U+FEFF …) is not a mark,
+    /// though its width on its own is zero: its escape stands alone.
     static func isMark(_ value: UInt32) -> Bool {
         if value < 0x300 || value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00 { return false }
+        if Sanitize.isHiddenControl(value) { return false }
         return WidthTables.contains(WidthTables.zeroWidth, value) || WidthTables.contains(WidthTables.spacingMark, value)
     }
 

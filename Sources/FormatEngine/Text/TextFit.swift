@@ -453,3 +453,73 @@ struct TextUnits {
         Sanitize.appendVisible(text.unicodeScalars[bounds[units.lowerBound]..<bounds[units.upperBound]], to: &out)
     }
 }
+
+extension DisplayWidth {
+    /// Bytes worth reading of a cell that `fit` cuts: its first `width × lines` columns and some
+    /// to spare, so a 200 MB cell cut to 30 columns never becomes a 200 MB `String` (P2).
+    static func readLimit(width: Int, lines: Int) -> Int { (width &+ 2) &* lines &* 8 &+ 256 }
+
+    /// `fit` of a cell given as UTF-8, reading only as much of it as the result can show when the
+    /// cell is long: its start (and, to keep the end with `.middle`, its end), cut at scalar
+    /// boundaries. The result is the same as `fit` of the whole text whenever the piece read is
+    /// wider than the lines can hold; otherwise the whole text is used.
+    /// - Complexity: O(min(n, readLimit)) beyond the measuring the caller did.
+    public func fit(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
+        let lines = max(1, maxLines)
+        let limit = Self.readLimit(width: max(1, width), lines: lines)
+        if maxLines < Int.max / 64, width > 0, cell.count > 2 &* limit {
+            let head = UnsafeBufferPointer(rebasing: cell[0..<Self.scalarBoundary(cell, before: limit)])
+            // Wide enough that the cut falls inside the piece: each line holds at most `width`
+            // columns plus the space it breaks at.
+            if self.width(utf8: head) >= lines &* (width &+ 1) &+ 2 {
+                var text = String(decoding: head, as: UTF8.self)
+                if ellipsis == .middle {
+                    let tailStart = Self.scalarBoundary(cell, before: cell.count &- limit)
+                    let tail = UnsafeBufferPointer(rebasing: cell[tailStart...])
+                    if self.width(utf8: tail) >= width &+ 2 { text += String(decoding: tail, as: UTF8.self) } else { text = String(decoding: cell, as: UTF8.self) }
+                }
+                return fit(text, width: width, maxLines: maxLines, ellipsis: ellipsis)
+            }
+        }
+        return fit(String(decoding: cell, as: UTF8.self), width: width, maxLines: maxLines, ellipsis: ellipsis)
+    }
+
+    /// Calls `body` with the lines of a whole text wrapped to `width` (list reports, W8) without
+    /// holding more than a piece of it: a text over `pieceBytes` is wrapped a piece at a time,
+    /// each piece ending after a line feed or, failing that, a space (or at a scalar boundary),
+    /// so memory stays bounded whatever the cell's size. A line at the end of a piece may then
+    /// end before the width; no character is lost or changed.
+    public func forEachWrappedLine(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, pieceBytes: Int = 1 << 16,
+                                   _ body: (TextLine) throws(OutputError) -> Void) throws(OutputError) {
+        guard cell.count > pieceBytes else {
+            for line in fit(String(decoding: cell, as: UTF8.self), width: width, maxLines: Int.max, ellipsis: .end) { try body(line) }
+            return
+        }
+        var start = 0
+        while start < cell.count {
+            var end = min(cell.count, start &+ pieceBytes)
+            if end < cell.count {
+                let window = cell[start..<end]  // a slice: indices are the cell's
+                if let lineFeed = window.lastIndex(of: 0x0A) {
+                    end = lineFeed &+ 1
+                } else if let space = window.lastIndex(of: 0x20) {
+                    end = space &+ 1
+                } else {
+                    // No break in reach: a scalar boundary, not between a CR and its LF.
+                    end = Self.scalarBoundary(cell, before: end)
+                    if end > start &+ 1 && cell[end &- 1] == 0x0D { end &-= 1 }
+                }
+            }
+            let piece = UnsafeBufferPointer(rebasing: cell[start..<end])
+            for line in fit(String(decoding: piece, as: UTF8.self), width: width, maxLines: Int.max, ellipsis: .end) { try body(line) }
+            start = end
+        }
+    }
+
+    /// The largest offset ≤ `offset` that starts a scalar (not a UTF-8 continuation byte).
+    static func scalarBoundary(_ utf8: UnsafeBufferPointer<UInt8>, before offset: Int) -> Int {
+        var k = max(0, min(offset, utf8.count))
+        while k > 0 && k < utf8.count && utf8[k] & 0xC0 == 0x80 { k -= 1 }
+        return k
+    }
+}
