@@ -72,8 +72,12 @@ public enum TableFormatter {
             profiler.merge(helper.value)
             table = pipeline.table
         } else {
-            // A pipe, or rows to sort or group: held, then sized (step 2).
-            while window.map({ rows < $0 }) ?? true, next(&table, &record, &result) {
+            // A pipe, or rows to sort or group: held, then sized (step 2). A pipe whose writer
+            // pauses for `windowPause` before the window is full is sized from the rows that came,
+            // so they show at once (`tail -f log.csv | tablefmt`, P4).
+            while window.map({ rows < $0 }) ?? true,
+                  window == nil || rows == 0 || !table.stream.pauses(milliseconds: Self.windowPause),
+                  next(&table, &record, &result) {
                 profiler.sync(columns: table.columns)
                 held.append(record.compacted())
                 rows += 1
@@ -214,6 +218,9 @@ public enum TableFormatter {
         return result
     }
 
+    /// How long a pipe's writer may pause before the rows that came are sized and shown (P4).
+    static let windowPause = 200
+
     /// A group total as its footer shows it: `≈` before one that is rounded (W12).
     static func footerText(_ sum: NumberValue.Sum) -> String { sum.exact ? sum.text : "≈" + sum.text }
 
@@ -289,6 +296,9 @@ public enum TableFormatter {
             supply = .memory([])  // the stream is read once
             guard result.error == nil else { return }
             table.columnsMayGrow = false
+            // P4: what is drawn goes out whenever the pipe makes us wait, not when it closes.
+            table.stream.beforeWaiting = { try? out.flush() }
+            defer { table.stream.beforeWaiting = nil }
             while next(&table, &record, &result) {
                 if drawn < limit {
                     try record.withFields { (row) throws(OutputError) in try draw(renderer, row) }

@@ -5,6 +5,18 @@ public protocol ByteSource: AnyObject {
     /// - Returns: the number of bytes read; 0 at the end of the input.
     /// - Throws: `InputError` with kind `.readFailed` when the read fails.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
+    /// Whether a read would return at once (bytes waiting, or the end): false when it would wait
+    /// for a writer, so that output held back can be flushed first (P4).
+    var isReady: Bool { get }
+    /// Waits up to `milliseconds` for a read to be able to return at once. - Returns: `isReady`
+    /// after the wait.
+    func waitUntilReady(milliseconds: Int) -> Bool
+}
+
+extension ByteSource {
+    /// Memory and regular files never wait.
+    public var isReady: Bool { true }
+    public func waitUntilReady(milliseconds: Int) -> Bool { isReady }
 }
 
 /// Bytes held in memory, handed out at most `chunkSize` at a time (tests use tiny chunks to

@@ -101,6 +101,9 @@ final class PrefixedSource: ByteSource {
         }
         return try rest.read(into: buffer)
     }
+
+    var isReady: Bool { offset < prefix.count || rest.isReady }
+    func waitUntilReady(milliseconds: Int) -> Bool { offset < prefix.count || rest.waitUntilReady(milliseconds: milliseconds) }
 }
 
 /// A gzip stream decompressed as it is read (RFC 1952), through zlib. Several members one after
@@ -198,6 +201,11 @@ final class GzipSource: ByteSource {
             if n > 0 { return n }
         }
     }
+
+    /// Compressed bytes waiting may still make output without a read (or may not: then the read
+    /// waits, and only the flush before it is missed).
+    var isReady: Bool { stream.pointee.avail_in > 0 || source.isReady }
+    func waitUntilReady(milliseconds: Int) -> Bool { stream.pointee.avail_in > 0 || source.waitUntilReady(milliseconds: milliseconds) }
 
     private func produced(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
         buffer.count - Int(stream.pointee.avail_out)

@@ -62,6 +62,15 @@ public final class DescriptorSource: ByteSource {
 
     deinit { if owned { close(fd) } }
 
+    /// A pipe or terminal with nothing waiting is not ready: `poll` with no timeout.
+    public var isReady: Bool { waitUntilReady(milliseconds: 0) }
+
+    public func waitUntilReady(milliseconds: Int) -> Bool {
+        guard identity == nil else { return true }  // a regular file never waits
+        var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, Int32(clamping: milliseconds)) != 0
+    }
+
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         while true {
             let n = systemRead(fd, buffer.baseAddress, buffer.count)

@@ -50,6 +50,24 @@ public final class InputStream {
     /// Whether every byte of the source has been read.
     public var reachedEnd: Bool { sourceEnded }
 
+    /// Called before a read that would wait for a writer (P4: rows already drawn are flushed, so a
+    /// pipe that pauses, `tail -f log.csv | tablefmt`, shows its rows as they come). Never called
+    /// while bytes are flowing.
+    public var beforeWaiting: (() -> Void)?
+
+    /// Whether the next row would make us wait longer than `milliseconds`: no line break is
+    /// buffered and the source has nothing for that long (a pipe's writer has paused).
+    public func pauses(milliseconds: Int) -> Bool {
+        guard started, !sourceEnded, !available.contains(0x0A) else { return false }
+        return !source.waitUntilReady(milliseconds: milliseconds)
+    }
+
+    /// One read of the source, after `beforeWaiting` if it would wait.
+    private func readSource(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        if let hook = beforeWaiting, !source.isReady { hook() }
+        return try source.read(into: buffer)
+    }
+
     public init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = 1 << 18, trustValidUTF8: Bool = false) {
         self.source = source
         self.requested = encoding
@@ -71,6 +89,17 @@ public final class InputStream {
     /// - Returns: the unread bytes.
     public func peek(atLeast count: Int) throws(InputError) -> UnsafeBufferPointer<UInt8> {
         while end - pos < count {
+            if try !refill() { break }
+        }
+        return available
+    }
+
+    /// The first bytes, to sniff a format from: up to `count`, but on a pipe that pauses, what has
+    /// come once it holds a line break, rather than wait for `count` bytes (P4: a slow writer's
+    /// first rows are not held back by sniffing).
+    public func head(upTo count: Int) throws(InputError) -> UnsafeBufferPointer<UInt8> {
+        while end - pos < count {
+            if started && !source.isReady && available.contains(0x0A) { break }
             if try !refill() { break }
         }
         return available
@@ -100,7 +129,7 @@ public final class InputStream {
                     return end > before
                 }
                 reserve(chunkSize)
-                let n = try source.read(into: UnsafeMutableRawBufferPointer(start: storage + filled, count: min(chunkSize, capacity - filled)))
+                let n = try readSource(into: UnsafeMutableRawBufferPointer(start: storage + filled, count: min(chunkSize, capacity - filled)))
                 if n == 0 { sourceEnded = true } else { filled += n }
                 validate(final: sourceEnded)
             } else {
@@ -269,7 +298,7 @@ public final class InputStream {
         if !sourceEnded {
             let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
             defer { chunk.deallocate() }
-            let n = try source.read(into: chunk)
+            let n = try readSource(into: chunk)
             if n == 0 { sourceEnded = true } else { raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n])) }
         }
         var out: [UInt8] = []

@@ -53,7 +53,7 @@ public struct TableInput {
         if let choice {
             self.choice = choice
         } else {
-            let head = try stream.peek(atLeast: 1 << 16)
+            let head = try stream.head(upTo: 1 << 16)
             let format = options.inputFormat ?? provider.path.map(Compression.strippingSuffix).flatMap(InputFormat.init(path:)) ?? Sniffer.format(of: head)
             var dialect: Dialect?
             switch format {
