@@ -11,7 +11,7 @@ endif
 RELEASE = -c release $(STATIC)
 RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE) --show-bin-path)/tablefmt
 
-.PHONY: build test check-install test-sanitize fuzz demo install fixtures bench bench-startup clean
+.PHONY: build test check-install examples test-sanitize fuzz demo install fixtures bench bench-startup clean
 
 ## build: the release binary (a static executable on Linux)
 build:
@@ -29,6 +29,15 @@ test: build
 	TABLEFMT_BIN="$(RELEASE_BIN)" $(SWIFT) test -j $(JOBS) --skip-build
 	python3 scripts/check-markdown-roundtrip.py "$(RELEASE_BIN)"
 	$(MAKE) --no-print-directory check-install
+	$(MAKE) --no-print-directory examples
+
+## examples: build and run Examples/, a package that uses FormatEngine by path as a caller would
+examples:
+	$(SWIFT) build --package-path Examples -j $(JOBS)
+	cd Examples && "$$($(SWIFT) build --package-path . --show-bin-path)/Examples" ../Fixtures/examples/orders.csv > .build/examples.out
+	@grep -q 'Grace' Examples/.build/examples.out && grep -q 'Müller, Anna' Examples/.build/examples.out \
+		&& grep -q 'error: /no/such/file.csv: cannot open' Examples/.build/examples.out \
+		&& echo "examples: 1 passed, 0 failed" || { cat Examples/.build/examples.out; echo "examples: 0 passed, 1 failed"; exit 1; }
 
 ## check-install: install into a temporary PREFIX, then check the binary needs no Swift toolchain
 ## and the man page and completions are where man and the shells look

@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "tablefmt",
-    platforms: [.macOS(.v15)],  // Synchronization's Atomic
+    platforms: [.macOS(.v13)],
     products: [
         .executable(name: "tablefmt", targets: ["tablefmt"]),
         .library(name: "FormatEngine", targets: ["FormatEngine"]),

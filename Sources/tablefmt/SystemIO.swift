@@ -5,31 +5,6 @@ import Darwin
 #endif
 import FormatEngine
 
-/// Writes to a file descriptor; EPIPE means the reader went away.
-final class DescriptorSink: OutputSink {
-    let fd: Int32
-    init(fd: Int32) { self.fd = fd }
-
-    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        guard var p = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            #if canImport(Glibc)
-            let n = Glibc.write(fd, p, left)
-            #else
-            let n = Darwin.write(fd, p, left)
-            #endif
-            if n < 0 {
-                if errno == EINTR { continue }
-                if errno == EPIPE { throw .closed }
-                throw .failed(systemMessage(errno))
-            }
-            left -= n
-            p += n
-        }
-    }
-}
-
 /// What the terminal says about itself.
 enum Terminal {
     static func isTerminal(_ fd: Int32) -> Bool { isatty(fd) == 1 }

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Reads a table's rows on a second thread while the caller processes them, in order, on its own
 /// (P1: parsing and drawing overlap on two cores). Used for regular files, whose rows are all
@@ -51,11 +50,11 @@ final class RowPipeline: @unchecked Sendable {
     private let filled = DispatchSemaphore(value: 0)
     private let free: DispatchSemaphore
     private let finished = DispatchSemaphore(value: 0)
-    /// Set by the caller when it stops early; the reader checks it before each batch. Atomic: the
+    /// Set by the caller when it stops early; the reader checks it before each batch. Locked: the
     /// reader may be filling a batch it already had when the caller stops.
-    private let cancelled = Atomic<Bool>(false)
+    private let cancelled = Locked(false)
     /// Batches handed to the caller and not yet taken.
-    private let waiting = Atomic<Int>(0)
+    private let waiting = Locked(0)
     /// The caller's work on a batch, for the reader thread to do when the caller is behind. It
     /// runs on the reader thread, one batch at a time; what it leaves in the batch (and in its own
     /// state) is the caller's to read after the batch, or after `consume`, returns.
@@ -83,13 +82,13 @@ final class RowPipeline: @unchecked Sendable {
         var index = 0
         while true {
             filled.wait()
-            waiting.subtract(1, ordering: .relaxed)
+            waiting.withLock { $0 -= 1 }
             let batch = ring[index % ring.count]
             index += 1
             do {
                 try body(batch)
             } catch {
-                cancelled.store(true, ordering: .relaxed)
+                cancelled.withLock { $0 = true }
                 free.signal()
                 finished.wait()
                 throw error
@@ -114,7 +113,7 @@ final class RowPipeline: @unchecked Sendable {
             var records = batch.records
             batch.records = []
             var count = 0
-            var last = cancelled.load(ordering: .relaxed)
+            var last = cancelled.current
             var failure: InputError?
             while !last && count < batchSize && rows < maxRows {
                 if records.count == count { records.append(Record()) }
@@ -137,14 +136,14 @@ final class RowPipeline: @unchecked Sendable {
             batch.last = last || rows >= maxRows
             batch.columns = table.columns
             batch.helped = false
-            let behind = helpPattern.map { $0[(index &- 1) % $0.count] } ?? (waiting.load(ordering: .relaxed) >= helpWhenWaiting)
+            let behind = helpPattern.map { $0[(index &- 1) % $0.count] } ?? (waiting.current >= helpWhenWaiting)
             if let help, count > 0, behind {
                 help(batch)
                 batch.helped = true
             }
             let done = batch.last
             if done { self.table = table }
-            waiting.add(1, ordering: .relaxed)
+            waiting.withLock { $0 += 1 }
             filled.signal()
             if done { break }
         }

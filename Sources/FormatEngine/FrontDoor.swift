@@ -1,0 +1,228 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a table could not be made: what went wrong, the rule it concerns (see docs/RULES.md),
+/// and where in the input, when that is known.
+public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    public enum Kind: Sendable, Equatable {
+        /// The input does not follow its format (a CLI exit status of 65).
+        case malformedInput
+        /// The input could not be opened (66).
+        case cannotOpen
+        /// Reading or writing failed part way (74).
+        case ioFailed
+        /// A `columns`, `sort` or `groupBy` reference names no column, or several (64).
+        case noSuchColumn
+    }
+
+    public var kind: Kind
+    public var message: String
+    /// The rule id: `I2` for CSV, `I3` TSV, `I4` JSON, `I8` compressed input, `W9` columns, `E1` I/O.
+    public var rule: String
+    /// The line and column in the input, for malformed input.
+    public var position: SourcePosition?
+    /// The input's name (`data.csv`, `<stdin>`, `<rows>`).
+    public var source: String
+
+    public var description: String {
+        let place = position.map { "\(source):\($0.line):\($0.column)" } ?? source
+        return "\(place): \(message) (\(rule))"
+    }
+
+    init(_ error: InputError, format: InputFormat?) {
+        switch error.kind {
+        case .malformed: kind = .malformedInput
+        case .cannotOpen: kind = .cannotOpen
+        case .readFailed: kind = .ioFailed
+        }
+        message = error.message
+        position = error.position
+        source = error.source
+        if error.message.contains("compressed") || error.message.hasPrefix("gzip") {
+            rule = "I8"
+        } else if error.kind != .malformed {
+            rule = "E1"
+        } else {
+            switch format {
+            case .tsv?: rule = "I3"
+            case .json?, .jsonl?: rule = "I4"
+            default: rule = "I2"
+            }
+        }
+    }
+
+    init(kind: Kind, message: String, rule: String, source: String) {
+        self.kind = kind
+        self.message = message
+        self.rule = rule
+        self.position = nil
+        self.source = source
+    }
+}
+
+/// Writes to a file descriptor (a `FileHandle`'s `fileDescriptor`, or 1 for standard output).
+/// A reader that went away (EPIPE) is `OutputError.closed`.
+public final class DescriptorSink: OutputSink {
+    public let fd: Int32
+    public init(fd: Int32) { self.fd = fd }
+
+    public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        guard var p = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            #if canImport(Glibc)
+            let n = Glibc.write(fd, p, left)
+            #else
+            let n = Darwin.write(fd, p, left)
+            #endif
+            if n < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { throw .closed }
+                throw .failed(systemMessage(errno))
+            }
+            left -= n
+            p += n
+        }
+    }
+}
+
+/// The front door: a table from rows in memory, from any `Encodable` values, or from a file or
+/// standard input, as a `String` or written to any `OutputSink`, with the options the command
+/// line has (`FormatOptions`). Input errors are thrown, with the rule and the position.
+///
+///     var options = FormatOptions()
+///     options.width = 60
+///     let text = try TableFormatter.string(rows: [["Ada", "36"], ["Grace", nil]],
+///                                          headings: ["name", "age"], options: options)
+///     print(text, terminator: "")
+extension TableFormatter {
+    /// A table of rows given as text under headings; `nil` is an empty cell.
+    ///
+    ///     let text = try TableFormatter.string(rows: [["a", "1.5"]], headings: ["item", "price_usd"])
+    ///
+    /// - Throws: `FormatError` when a `columns`, `sort` or `groupBy` reference names no column.
+    public static func string(rows: some Sequence<[String?]>, headings: [String], options: FormatOptions = FormatOptions()) throws(FormatError) -> String {
+        var csv: [UInt8] = []
+        appendCSVLine(headings.map { Optional($0) }, to: &csv)
+        for row in rows { appendCSVLine(row, to: &csv) }
+        var options = options
+        options.inputFormat = .csv
+        options.delimiter = UInt8(ascii: ",")
+        options.header = true
+        return try string(MemoryInput(csv, name: "<rows>"), options: options)
+    }
+
+    /// A table of `Encodable` values, one row each: their properties become the columns (nested
+    /// values as dotted names, `address.city`), in the order they are first encoded; a `nil`
+    /// optional is an empty cell.
+    ///
+    ///     struct Run: Encodable { var name: String; var seconds: Double; var note: String? }
+    ///     let text = try TableFormatter.string(encoding: runs)
+    ///
+    /// - Throws: `FormatError` when a value cannot be encoded as a row, or a column reference
+    ///   names no column.
+    public static func string<Row: Encodable>(encoding rows: some Sequence<Row>, options: FormatOptions = FormatOptions()) throws(FormatError) -> String {
+        var names: [String] = []
+        var index: [String: Int] = [:]
+        var table: [[String?]] = []
+        for row in rows {
+            let fields: [(String, String?)]
+            do { fields = try RowEncoder.fields(of: row) } catch {
+                throw FormatError(kind: .malformedInput, message: "cannot encode row \(table.count + 1): \(error)", rule: "I6", source: "<rows>")
+            }
+            var cells = [String?](repeating: nil, count: names.count)
+            for (name, value) in fields {
+                if index[name] == nil {
+                    index[name] = names.count
+                    names.append(name)
+                    cells.append(nil)
+                }
+                cells[index[name] ?? 0] = value
+            }
+            table.append(cells)
+        }
+        let padded = table.map { $0 + [String?](repeating: nil, count: names.count - $0.count) }
+        return try string(rows: padded, headings: names, options: options)
+    }
+
+    /// A table of a file (CSV, TSV, JSON or JSON Lines, gzip too), chosen and read as the command
+    /// line does.
+    ///
+    ///     let text = try TableFormatter.string(file: "results.csv")
+    ///
+    /// - Throws: `FormatError`: the file cannot be opened or read, or is malformed.
+    public static func string(file path: String, options: FormatOptions = FormatOptions()) throws(FormatError) -> String {
+        let input: FileInput
+        do { input = try FileInput(path: path) } catch { throw FormatError(error, format: options.inputFormat) }
+        return try string(input, options: options)
+    }
+
+    /// A table of any input into `sink`, as it is read (a file or standard input streams, in
+    /// bounded memory).
+    ///
+    ///     let warnings = try TableFormatter.write(file: "big.csv", to: DescriptorSink(fd: 1))
+    ///
+    /// - Returns: warnings about the input (ragged rows, replaced bytes, duplicate keys).
+    /// - Throws: `FormatError`, after the rows before a malformed one were written.
+    @discardableResult
+    public static func write(_ input: some InputProvider, options: FormatOptions = FormatOptions(), to sink: some OutputSink) throws(FormatError) -> [String] {
+        let result: RunResult
+        do {
+            result = try run(input, options: options, output: sink)
+        } catch {
+            switch error {
+            case .closed: return []
+            case .failed(let reason): throw FormatError(kind: .ioFailed, message: "write error: \(reason)", rule: "E3", source: input.name)
+            }
+        }
+        if let usage = result.usageError { throw FormatError(kind: .noSuchColumn, message: usage, rule: "W9", source: input.name) }
+        if let error = result.error { throw FormatError(error, format: options.inputFormat ?? input.path.map(Compression.strippingSuffix).flatMap(InputFormat.init(path:))) }
+        return result.warnings
+    }
+
+    /// A table of a file into `sink` (see `write(_:options:to:)`).
+    @discardableResult
+    public static func write(file path: String, options: FormatOptions = FormatOptions(), to sink: some OutputSink) throws(FormatError) -> [String] {
+        let input: FileInput
+        do { input = try FileInput(path: path) } catch { throw FormatError(error, format: options.inputFormat) }
+        return try write(input, options: options, to: sink)
+    }
+
+    /// A table of standard input into `sink` (see `write(_:options:to:)`).
+    @discardableResult
+    public static func writeStandardInput(options: FormatOptions = FormatOptions(), to sink: some OutputSink) throws(FormatError) -> [String] {
+        try write(StandardInput(), options: options, to: sink)
+    }
+
+    static func string(_ input: some InputProvider, options: FormatOptions) throws(FormatError) -> String {
+        let sink = MemorySink()
+        try write(input, options: options, to: sink)
+        return sink.text
+    }
+
+    /// One RFC 4180 line: a field is quoted when it holds a comma, a quote, a line break or a
+    /// space at either end; `nil` is an empty field; a row of one empty field is `""`, so that its
+    /// line is not blank.
+    static func appendCSVLine(_ fields: [String?], to out: inout [UInt8]) {
+        for (k, field) in fields.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            let bytes = Array((field ?? "").utf8)
+            let quote = bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D } || bytes.first == 0x20 || bytes.last == 0x20
+                || (bytes.isEmpty && fields.count == 1)
+            if quote {
+                out.append(0x22)
+                for b in bytes {
+                    if b == 0x22 { out.append(0x22) }
+                    out.append(b)
+                }
+                out.append(0x22)
+            } else {
+                out += bytes
+            }
+        }
+        out.append(0x0A)
+    }
+}
