@@ -319,13 +319,19 @@ public enum TableFormatter {
             try renderer.note("… \(grouped(more)) more row\(more == 1 ? "" : "s")")
         }
         if !plan.omitted.isEmpty {
-            let n = plan.omitted.count
-            try renderer.note("\(n) more column\(n == 1 ? "" : "s"): \(plan.omitted.joined(separator: ", "))")
+            try renderer.note(omissionNote(plan.omitted))
         }
         let cutWhileStreaming = renderer.cutCells - cutBefore
         if !twoPass && cutWhileStreaming > 0, let window {
             try renderer.note("\(cutWhileStreaming) cell\(cutWhileStreaming == 1 ? " was" : "s were") cut to the widths of the first \(window == 1 ? "row" : "\(grouped(window)) rows"); use --window all to size from every row")
         }
+    }
+
+    /// W5: `3 more columns: F, G, H`; past 50 names, the first 50 and how many more.
+    static func omissionNote(_ omitted: [String]) -> String {
+        let n = omitted.count
+        let names = omitted.prefix(50).joined(separator: ", ") + (n > 50 ? ", and \(grouped(n - 50)) more" : "")
+        return "\(grouped(n)) more column\(n == 1 ? "" : "s"): \(names)"
     }
 
     /// 1234567 → "1,234,567" (a count tablefmt writes itself, not a cell).

@@ -151,7 +151,7 @@ enum Arguments {
             inv.options.fill = true
         },
         OptionSpec(long: "layout", short: nil, value: "MODE", group: "Layout",
-                   help: "auto (a table when every column fits, else a list report), table (columns that do not fit are left out, with a note), list, pages (bands of columns, the first repeated)", choices: ["auto", "table", "list", "pages"], brief: "auto, table, list or pages") { inv, v throws(UsageError) in
+                   help: "auto (a table; at a compact width, under 60 columns or fewer than 3 fitting, a list report), table (columns that do not fit are left out, with a note), list, pages (bands of columns, the first repeated)", choices: ["auto", "table", "list", "pages"], brief: "auto, table, list or pages") { inv, v throws(UsageError) in
             guard let mode = LayoutMode(rawValue: v) else { throw invalid("--layout", v, "auto, table, list, pages") }
             inv.options.layout = mode
         },

@@ -27,7 +27,9 @@ public enum Layout {
     ///    `--null` text where there are empty cells, and the heading — on two lines when the width
     ///    is limited (C5), on one otherwise.
     /// 3. Bounds: numbers never give way (C7); text may, down to W4's minimum; W3's maximum caps it.
-    /// 4. The mode (W7): `auto` is a table when step 5 keeps every column, else a list report.
+    /// 4. The mode (W7): `auto` is a table when step 5 keeps every column; at a compact width (under
+    ///    60 columns, or fewer than three columns fitting) a list report; else a table of the
+    ///    columns that fit, the others named in a note (W5).
     /// 5. Table: `WidthAllocator` fits (W5): text gives way, then columns are left out from the right;
     ///    with `--fill` the first column takes what is left (W6).
     /// 6. List report (W8): labels at most half the width, values wrapped in the rest.
@@ -56,9 +58,10 @@ public enum Layout {
         let minimumBound = container.map { c in max(1, (options.minWidth ?? .percent(25)).resolve(in: c)) }  // W4
         let nullWidth = measure.width(of: options.nullText)
         var specs: [Spec] = []
+        let statistics = Heading.statistics(among: profiles.map(\.name))
         for index in shown {
             let profile = profiles[index]
-            let (heading, strip) = headingAndUnit(profile, options: options)
+            let (heading, strip) = headingAndUnit(profile, options: options, statistic: statistics.contains(profile.name))
             let headingWidth = container == nil ? measure.width(of: heading) : twoLineWidth(heading, measure: measure)
             var cells = profile.cellWidth(stripped: strip)
             if profile.empties > 0 { cells = max(cells, nullWidth) }
@@ -77,8 +80,17 @@ public enum Layout {
         let table = tablePlan(specs, container: container, maximum: maximum, gap: gap, options: options, explanation: &explanation)
         var mode = options.layout
         if mode == .auto {
-            mode = table.omitted.isEmpty ? .table : .list
-            explanation.append(mode == .table ? "auto: every column fits, a table" : "auto: \(table.omitted.count) column(s) would be left out, a list report (W7)")
+            let kept = specs.count - table.omitted.count
+            if table.omitted.isEmpty {
+                mode = .table
+                explanation.append("auto: every column fits, a table")
+            } else if isCompact(container: container, kept: kept, columns: specs.count) {
+                mode = .list
+                explanation.append("auto: a compact width (\(container ?? 0) columns, \(kept) of \(specs.count) columns fit; compact is under \(compactWidth) or fewer than \(min(3, specs.count)) fitting), a list report (W7)")
+            } else {
+                mode = .table
+                explanation.append("auto: a regular width, a table of the \(kept) columns that fit; \(table.omitted.count) left out and named (W5, W7)")
+            }
         }
         var plan: LayoutPlan
         switch mode {
@@ -98,9 +110,19 @@ public enum Layout {
         return plan
     }
 
+    /// Below this many columns a width is compact (W7), whatever fits in it.
+    public static let compactWidth = 60
+
+    /// W7: a compact width, where no useful table fits: under `compactWidth` columns, or fewer
+    /// than three columns (all of them, when there are fewer) fitting at their minimum widths.
+    static func isCompact(container: Int?, kept: Int, columns: Int) -> Bool {
+        guard let container else { return false }
+        return container < compactWidth || kept < min(3, columns)
+    }
+
     /// Step 1: the heading (C4) and whether the cells' unit moves into it (C3).
-    static func headingAndUnit(_ profile: ColumnProfile, options: FormatOptions) -> (String, Bool) {
-        let (title, nameUnit) = options.titleHeadings ? Heading.title(profile.name) : (profile.name, nil)
+    static func headingAndUnit(_ profile: ColumnProfile, options: FormatOptions, statistic: Bool = false) -> (String, Bool) {
+        let (title, nameUnit) = options.titleHeadings ? Heading.title(profile.name, statistic: statistic) : (profile.name, nil)
         var strip = false
         var unit = nameUnit
         if options.moveUnits, let cellUnit = profile.commonUnit {

@@ -23,9 +23,32 @@ public enum Heading {
         "w": "W", "kw": "kW", "kwh": "kWh", "mph": "mph", "kmh": "km/h", "c": "°C", "f": "°F",
     ]
 
+    /// Words that, ending a name, may name a statistic of the same quantity as a sibling column's
+    /// (`temp_min`, `temp_max`): then `min` is not minutes (C4).
+    static let statisticWords: Set<String> = ["min", "max", "avg", "mean", "median", "std", "sum", "count", "total"]
+
+    /// The names, among `names`, that end in a statistic word with a sibling: another name with
+    /// the same words before it and another statistic word at its end (`temp_min`, `temp_max`).
+    public static func statistics(among names: [String]) -> Set<String> {
+        var stems: [String: Set<String>] = [:]
+        for name in names {
+            let words = split(Substring(name)).map { $0.lowercased() }
+            guard words.count >= 2, let last = words.last, statisticWords.contains(last) else { continue }
+            stems[words.dropLast().joined(separator: " "), default: []].insert(last)
+        }
+        return Set(names.filter { name in
+            let words = split(Substring(name)).map { $0.lowercased() }
+            guard words.count >= 2, let last = words.last, statisticWords.contains(last) else { return false }
+            return (stems[words.dropLast().joined(separator: " ")]?.count ?? 0) >= 2
+        })
+    }
+
     /// The heading for a column name.
-    /// - Returns: the title, and the unit taken from the name's last word (nil if none).
-    public static func title(_ name: String) -> (text: String, unit: String?) {
+    /// - Parameter statistic: the name's last word is a statistic (see `statistics(among:)`), not
+    ///   a unit: `temp_min` beside `temp_max` is `Temp Min`, not `Temp (min)`.
+    /// - Returns: the title, and the unit taken from the name's last word (nil if none). `in`
+    ///   before a unit marks it and is dropped: `weight_in_lbs` is `Weight (lbs)`.
+    public static func title(_ name: String, statistic: Bool = false) -> (text: String, unit: String?) {
         var body = Substring(name)
         // A unit the name already gives in parentheses stays as written.
         var parenthesized = ""
@@ -35,9 +58,10 @@ public enum Heading {
         }
         var words = split(body)
         var unit: String?
-        if parenthesized.isEmpty, words.count >= 2, let last = words.last, let canonical = unitWords[last.lowercased()] {
+        if parenthesized.isEmpty, !statistic, words.count >= 2, let last = words.last, let canonical = unitWords[last.lowercased()] {
             unit = canonical
             words.removeLast()
+            if words.count >= 2, words.last?.lowercased() == "in" { words.removeLast() }
         }
         var out: [String] = []
         for (k, word) in words.enumerated() {

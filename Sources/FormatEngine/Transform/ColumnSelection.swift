@@ -47,7 +47,10 @@ public enum ColumnReference: Sendable, Equatable, CustomStringConvertible {
     /// Columns whose name differs from `text` only in letter case, or whose heading is `text`.
     static func looseMatches(_ text: String, in columns: [String]) -> [Int] {
         let lowered = text.lowercased()
-        return columns.indices.filter { columns[$0].lowercased() == lowered || Heading.title(columns[$0]).text == text }
+        let statistics = Heading.statistics(among: columns)
+        return columns.indices.filter {
+            columns[$0].lowercased() == lowered || Heading.title(columns[$0], statistic: statistics.contains(columns[$0])).text == text
+        }
     }
 }
 

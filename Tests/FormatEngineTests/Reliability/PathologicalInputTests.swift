@@ -2,6 +2,14 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
+extension Substring {
+    func trimmingSuffixSpaces() -> Substring {
+        var s = self
+        while s.last == " " { s.removeLast() }
+        return s
+    }
+}
+
 extension Reliability {
     /// Pathological shapes (E4, E5, I2, I5, I7, O5): each ends in a table or a clean error,
     /// never a trap, a hang or unbounded memory. Inputs are generated here, never committed. Big cases
@@ -105,25 +113,31 @@ extension Reliability {
             #expect(pipe.text == file.text, "\(pipe.text)")
         }
 
-        @Test("E5, W7: a million columns in one row: a list report, not a hang")
+        @Test("E5, W8: a million columns in one row: a list report, not a hang; as a table, a bounded note")
         func millionColumns() throws {
             let count = 1_000_000
             var text = (0..<count).map { "f\($0)" }.joined(separator: ",") + "\n"
             text += String(repeating: "1,", count: count - 1) + "1\n"
             let url = try Kit.temporaryFile("wide.csv", Array(text.utf8))
             defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-            let run = try Kit.runBounded(["-w", "80", url.path], seconds: 90)
+            let run = try Kit.runBounded(["-w", "80", "--layout", "list", url.path], seconds: 90)
             // Fixed in e3dcbd7: prefix sums find how many columns fit in one pass (was O(columns²), days).
             #expect(!run.timedOut, "still running after 90 s (a few seconds in a release build)")
             #expect(run.status == 0)
-            // W7: the columns do not fit, so auto gives a list report: the row's title, then a
-            // `Label  value` line per other field.
+            // W8: a list report: the row's title, then a `Label  value` line per other field.
             let lines = run.out.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             #expect(lines.count == count)
             #expect(lines.first == "1")
             #expect(lines.dropFirst().allSatisfy { $0.hasSuffix("  1") })
             #expect(run.signal == nil || run.timedOut, "no trap")
             #expect(run.maxRSSKiB < Kit.memoryBound(mebibytes: 2048), "peak memory \(run.maxRSSKiB / 1024) MiB")
+            // Auto at width 80 (W7, a regular width): the columns that fit, and a note that names
+            // the first 50 left out and counts the rest (W5), not a million names.
+            let table = try Kit.runBounded(["-w", "80", url.path], seconds: 90)
+            #expect(table.status == 0)
+            #expect(table.out.contains(" more columns: F"))
+            #expect(table.out.hasSuffix(" more\n"))
+            #expect(table.out.split(separator: "\n").count < 40, "a bounded note, not a million names")
         }
 
         // MARK: - Files of one character
@@ -135,14 +149,24 @@ extension Reliability {
             #expect(small.out == "Column 1  Column 2  Column 3  Column 4\n" + (0..<4).map { _ in String(repeating: "─", count: 8) }.joined(separator: "  ") + "\n\n")
             #expect(small.stderr.isEmpty)
 
-            // 1,000 lines of 1,000 semicolons at width 80: too wide for a table, so a list report whose
-            // blocks have no title (—) and empty values.
-            let big = try run(Array(String(repeating: String(repeating: ";", count: 1000) + "\n", count: 1000).utf8), ["-w", "80"])
+            // 1,000 lines of 1,000 semicolons at width 80 (W7: a regular width): a table of the
+            // columns that fit, the others named in a note (W5), the first 50 and a count.
+            let input = Array(String(repeating: String(repeating: ";", count: 1000) + "\n", count: 1000).utf8)
+            let big = try run(input, ["-w", "80"])
             #expect(big.status == 0)
             #expect(big.stderr.isEmpty)
             let lines = big.out.split(separator: "\n", omittingEmptySubsequences: false)
-            #expect(lines.prefix(3) == ["—", "Column 2", "Column 3"])
-            #expect(lines.filter { $0 == "—" }.count == 999, "one block per row after the header")
+            // Headings on two lines (C5), the rule, 999 rows of empty cells, then the note.
+            #expect(lines.prefix(2) == [Substring(Array(repeating: "Column", count: 10).joined(separator: "  ")),
+                                        Substring((1...10).map { String($0).padding(toLength: 6, withPad: " ", startingAt: 0) }.joined(separator: "  ")).trimmingSuffixSpaces()])
+            #expect(lines.dropFirst(3).prefix(999).allSatisfy { $0.allSatisfy { $0 == " " } })
+            #expect(big.out.contains("\n991 more columns: Column 11, Column 12"))
+            #expect(big.out.hasSuffix(", and 941 more\n"), "the note names 50 columns and counts the rest")
+            // As a list report (W8): blocks with no title (—) and empty values.
+            let list = try run(input, ["-w", "80", "--layout", "list"])
+            let blocks = list.out.split(separator: "\n", omittingEmptySubsequences: false)
+            #expect(blocks.prefix(3) == ["—", "Column 2", "Column 3"])
+            #expect(blocks.filter { $0 == "—" }.count == 999, "one block per row after the header")
 
             // Only delimiters and no line break: a header with no rows.
             let header = try run(Array(String(repeating: ",", count: 9).utf8), ["-w", "0"])
