@@ -58,10 +58,10 @@ public enum Layout {
         let minimumBound = container.map { c in max(1, (options.minWidth ?? .percent(25)).resolve(in: c)) }  // W4
         let nullWidth = measure.width(of: options.nullText)
         var specs: [Spec] = []
-        let statistics = Heading.statistics(among: profiles.map(\.name))
+        let headings = labels(profiles, options: options)
         for index in shown {
             let profile = profiles[index]
-            let (heading, strip) = headingAndUnit(profile, options: options, statistic: statistics.contains(profile.name))
+            let (heading, strip) = headings[index]
             let headingWidth = container == nil ? measure.width(of: heading) : twoLineWidth(heading, measure: measure)
             var cells = profile.cellWidth(stripped: strip)
             if profile.empties > 0 { cells = max(cells, nullWidth) }
@@ -108,6 +108,20 @@ public enum Layout {
         plan.nullText = options.nullText
         plan.explanation = explanation
         return plan
+    }
+
+    /// Every column's heading and whether its unit is taken out (C3, C4), told apart where two
+    /// would read the same: the second and later get ` (2)`, ` (3)`, … in input order, so no
+    /// column passes for another (`a,a,A` → `A`, `A (2)`, `A (3)`; `--columns 'A (2)'` finds it).
+    static func labels(_ profiles: [ColumnProfile], options: FormatOptions) -> [(String, Bool)] {
+        let statistics = Heading.statistics(among: profiles.map(\.name))
+        var seen: [String: Int] = [:]
+        return profiles.map { profile in
+            let (heading, strip) = headingAndUnit(profile, options: options, statistic: statistics.contains(profile.name))
+            let n = (seen[heading] ?? 0) + 1
+            seen[heading] = n
+            return (n == 1 ? heading : "\(heading) (\(n))", strip)
+        }
     }
 
     /// Below this many columns a width is compact (W7), whatever fits in it.

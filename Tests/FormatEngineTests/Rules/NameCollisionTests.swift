@@ -85,3 +85,29 @@ struct NameCollisionTests {
         #expect(throws: SelectionError.self) { try ColumnReference("a (3)").resolve(in: ["a", "b", "a"]) }
     }
 }
+
+extension NameCollisionTests {
+    @Test("C4, I6: columns whose headings read the same are told apart: A, A (2), … in input order; the label finds the column")
+    func labels() throws {
+        let csv = try Kit.format(Array("a,a,,A, a\n1,2,3,4,5\n".utf8), options: Kit.options(width: nil))
+        #expect(csv.lines[0] == "A  A (2)  Column 3  A (3)  A (4)")
+        let json = try Kit.format(Array(#"{"c":{"k":1},"c.k":2,"c_k":3,"c k":4}"#.utf8), options: Kit.options(width: nil))
+        #expect(json.lines[0] == "C K  C K (2)  C K (3)  C K (4)")
+        #expect(json.lines[2] == "  1        2        3        4")
+        var options = Kit.options(width: nil)
+        options.columns = [.name("C K (3)")]
+        #expect(try Kit.format(Array(#"{"c":{"k":1},"c.k":2,"c_k":3,"c k":4}"#.utf8), options: options).lines.last == "      3")
+        // Generated: any names, the headings shown are all different.
+        var random = SplitMix64(seed: 99)
+        let pieces = ["a", "A", "a_b", "a b", "a.b", "aB", "", " a", "Id", "ID", "id"]
+        for round in 0..<200 {
+            let names = (0..<(2 + random.below(6))).map { _ in pieces[random.below(pieces.count)] }
+            let text = names.map { "\"\($0)\"" }.joined(separator: ",") + "\n" + names.map { _ in "1" }.joined(separator: ",") + "\n"
+            var wide = Kit.options(width: nil)
+            wide.format = .markdown
+            let out = try Kit.format(Array(text.utf8), options: wide)
+            let heads = out.lines[0].split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+            #expect(heads.count == names.count && Set(heads).count == heads.count, "round \(round): \(names) → \(heads)")
+        }
+    }
+}
