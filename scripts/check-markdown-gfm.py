@@ -154,7 +154,12 @@ def expected(text, name):
     width = max(len(r) for r in rows)
     header = [h if h != "" else "Column %d" % (k + 1) for k, h in enumerate(rows[0])]
     header += ["Column %d" % (k + 1) for k in range(len(header), width)]
-    return [header] + [r + [""] * (width - len(r)) for r in rows[1:]]
+    # Headings that read the same are told apart in input order: A, A (2), A (3) (C4).
+    seen, labels = {}, []
+    for h in header:
+        seen[h] = seen.get(h, 0) + 1
+        labels.append(h if seen[h] == 1 else "%s (%d)" % (h, seen[h]))
+    return [labels] + [r + [""] * (width - len(r)) for r in rows[1:]]
 
 
 NEEDLESS = {}
