@@ -58,7 +58,7 @@ func fuzzCase(_ control: inout ControlBytes) -> FuzzCase {
     let count = Int(b[4] & 7) % 5
     if count > 0 {
         let nibbles = [b[5] & 15, b[5] >> 4, b[6] & 15, b[6] >> 4]
-        o.columns = nibbles.prefix(count).map { ColumnReference(String($0 == 0 ? 16 : Int($0))) }
+        o.columns = ColumnSelection(nibbles.prefix(count).map { String($0 == 0 ? 16 : Int($0)) })
     }
     if b[4] >> 3 != 0 { o.limit = Int(b[4] >> 3) - 1 }
     switch b[7] & 15 {

@@ -148,7 +148,7 @@ public final class InputStream {
         started = true
         // Read until 8 bytes are in or the input ends (a 1-byte source needs several reads): a
         // byte-order mark, or four pairs of UTF-16 without one.
-        while filled < 8 {
+        while filled < Self.utf16Window {
             reserve(chunkSize)
             let n = try source.read(into: UnsafeMutableRawBufferPointer(start: storage + filled, count: min(chunkSize, capacity - filled)))
             if n == 0 { sourceEnded = true; break }
@@ -162,7 +162,7 @@ public final class InputStream {
             detected = .utf16le; bomLength = 2
         } else if filled >= 2, storage[0] == 0xFE, storage[1] == 0xFF {
             detected = .utf16be; bomLength = 2
-        } else if let guessed = Self.utf16ByNULs(UnsafeBufferPointer(start: storage, count: filled)) {
+        } else if let guessed = Self.utf16ByNULs(UnsafeBufferPointer(start: storage, count: min(filled, Self.utf16Window))) {
             detected = guessed
         }
         if let requested, requested != detected {
@@ -184,13 +184,17 @@ public final class InputStream {
         }
     }
 
+    /// The bytes UTF-16 is told from: always the same first ones, however the input arrives in
+    /// chunks, so a file reads the same from a pipe of any pace (and `start` reads this many).
+    static let utf16Window = 8
+
     /// UTF-16 without a byte-order mark, told by its NULs (I5): ASCII and Latin-1 text in UTF-16
     /// has a NUL in every other byte, the second of each pair (little-endian) or the first
-    /// (big-endian); UTF-8 text has none. Little-endian when, among the first 2,048 pairs (at least
-    /// four), a third or more have a NUL second byte only and at most a quarter as many a NUL first
-    /// byte only; big-endian the other way round.
+    /// (big-endian); UTF-8 text has none. Little-endian when, among the first four pairs, a third
+    /// or more have a NUL second byte only and at most a quarter as many a NUL first byte only;
+    /// big-endian the other way round.
     static func utf16ByNULs(_ head: UnsafeBufferPointer<UInt8>) -> TextEncoding? {
-        let pairs = min(head.count, 4096) / 2
+        let pairs = head.count / 2
         guard pairs >= 4 else { return nil }
         var firstOnly = 0, secondOnly = 0
         for k in 0..<pairs {

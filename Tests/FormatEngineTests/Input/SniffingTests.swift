@@ -61,4 +61,26 @@ struct SniffingTests {
         #expect(three.lines.contains("1  2  3") || three.lines.contains { $0.hasPrefix("1") && $0.hasSuffix("3") }, "\(three.text)")
         #expect(Sniffer.delimiter(of: Array("name\nSmith; John\n".utf8).withUnsafeBufferPointer { UnsafeBufferPointer(rebasing: $0[...]) }) == UInt8(ascii: ","))
     }
+
+    @Test("I5: whether an input is UTF-16 does not depend on the chunks it arrives in (the fuzzers' finding: 500 byte strings with NULs)")
+    func chunkIndependent() throws {
+        var random = SplitMix64(seed: 0x0C1)
+        let alphabet: [UInt8] = [0, 0, 0, 2, 0x61, 0x62, 0x2C, 0x0A, 0x22, 0x7B, 0x7D, 0xC3, 0xA9]
+        for round in 0..<500 {
+            let bytes = (0..<(1 + random.below(40))).map { _ in alphabet[random.below(alphabet.count)] }
+            let outputs = try [1, 2, 3, 5, 7, 1 << 16].map { chunk in
+                try Kit.format(bytes, options: Kit.options(width: 60), chunkSize: chunk)
+            }
+            for out in outputs.dropFirst() {
+                #expect(out.bytes == outputs[0].bytes && out.result.error == outputs[0].result.error, "round \(round): \(bytes)")
+            }
+        }
+        // The fuzzers' inputs: UTF-16-looking first bytes, then UTF-8.
+        let found: [[UInt8]] = [Array("\u{0}\u{2}\u{0}a,b\u{0}\u{2}\u{0}first,last\n1,2\n".utf8), [1, 0, 0, 0x7B, 0x22, 7, 0, 0, 0, 0x22, 0, 0, 0, 0x22, 0x62, 0x22, 0x7D]]
+        for bytes in found {
+            let one = try Kit.format(bytes, options: Kit.options(width: 60), chunkSize: 1)
+            let all = try Kit.format(bytes, options: Kit.options(width: 60))
+            #expect(one.bytes == all.bytes && one.result.error == all.result.error)
+        }
+    }
 }
