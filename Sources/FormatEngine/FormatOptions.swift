@@ -87,6 +87,7 @@ public struct FormatOptions: Sendable {
     public var sort: [SortKey] = []
     /// `--group-by` and `--footer sum|none`.
     public var groupBy: ColumnReference?
+    /// Whether each group ends with the sums of its numeric columns (`--footer sum`).
     public var groupFooter = true
     /// `--title`.
     public var title: String?
@@ -94,6 +95,7 @@ public struct FormatOptions: Sendable {
     public var explainLayout = false
 
     // Output
+    /// Plain text, ANSI-styled text or Markdown (`-f`, O1).
     public var format: OutputFormat = .plain
     /// O2 `--style`.
     public var style: TableStyle = .rule
@@ -102,6 +104,7 @@ public struct FormatOptions: Sendable {
     /// How a file's rows travel between the reader thread and this one (tests vary it).
     var pipeline = PipelineTuning()
 
+    /// The defaults of the command line (without a terminal: plain, no width limit).
     public init() {}
 }
 

@@ -7,6 +7,7 @@ import Darwin
 /// Why a table could not be made: what went wrong, the rule it concerns (see docs/RULES.md),
 /// and where in the input, when that is known.
 public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure it is.
     public enum Kind: Sendable, Equatable {
         /// The input does not follow its format (a CLI exit status of 65).
         case malformedInput
@@ -18,7 +19,9 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
         case noSuchColumn
     }
 
+    /// What kind of failure it is.
     public var kind: Kind
+    /// What went wrong, in plain words.
     public var message: String
     /// The rule id: `I2` for CSV, `I3` TSV, `I4` JSON, `I8` compressed input, `W9` columns, `E1` I/O.
     public var rule: String
@@ -27,6 +30,7 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The input's name (`data.csv`, `<stdin>`, `<rows>`).
     public var source: String
 
+    /// `bad.csv:3:1: unterminated quoted field (I2)`.
     public var description: String {
         let place = position.map { "\(source):\($0.line):\($0.column)" } ?? source
         return "\(place): \(message) (\(rule))"
@@ -66,9 +70,12 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
 /// Writes to a file descriptor (a `FileHandle`'s `fileDescriptor`, or 1 for standard output).
 /// A reader that went away (EPIPE) is `OutputError.closed`.
 public final class DescriptorSink: OutputSink {
+    /// The descriptor written to.
     public let fd: Int32
+    /// A sink writing to `fd` (not closed by the sink).
     public init(fd: Int32) { self.fd = fd }
 
+    /// Writes all of `bytes`, retrying after interruptions.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
         guard var p = bytes.baseAddress else { return }
         var left = bytes.count

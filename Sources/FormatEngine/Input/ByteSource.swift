@@ -16,6 +16,7 @@ public protocol ByteSource: AnyObject {
 extension ByteSource {
     /// Memory and regular files never wait.
     public var isReady: Bool { true }
+    /// Does not wait: memory and regular files are always ready.
     public func waitUntilReady(milliseconds: Int) -> Bool { isReady }
 }
 
@@ -26,15 +27,18 @@ public final class MemorySource: ByteSource {
     private var offset = 0
     private let chunkSize: Int
 
+    /// Hands out `data`, at most `chunkSize` bytes a read.
     public init(_ data: [UInt8], chunkSize: Int = 1 << 16) {
         self.data = data
         self.chunkSize = max(1, chunkSize)
     }
 
+    /// Hands out `text`'s UTF-8, at most `chunkSize` bytes a read.
     public convenience init(_ text: String, chunkSize: Int = 1 << 16) {
         self.init(Array(text.utf8), chunkSize: chunkSize)
     }
 
+    /// The next bytes; 0 at the end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         let n = min(chunkSize, buffer.count, data.count - offset)
         guard n > 0 else { return 0 }

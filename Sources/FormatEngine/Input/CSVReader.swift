@@ -1,16 +1,16 @@
 /// How a delimited file is written.
-public struct Dialect: Sendable, Equatable {
+struct Dialect: Sendable, Equatable {
     /// The byte between fields.
-    public var delimiter: UInt8
+    var delimiter: UInt8
     /// Whether `"` quotes a field (RFC 4180).
-    public var quoting: Bool
+    var quoting: Bool
     /// Whether `\t \n \r \\` are decoded in unquoted fields (TSV from databases, I3).
-    public var backslashEscapes: Bool
+    var backslashEscapes: Bool
     /// Whether lines with nothing on them are skipped (tablefmt's default; the FastCSV spec's
     /// default keeps them as one empty field).
-    public var skipBlankLines: Bool
+    var skipBlankLines: Bool
 
-    public init(delimiter: UInt8 = UInt8(ascii: ","), quoting: Bool = true, backslashEscapes: Bool = false, skipBlankLines: Bool = true) {
+    init(delimiter: UInt8 = UInt8(ascii: ","), quoting: Bool = true, backslashEscapes: Bool = false, skipBlankLines: Bool = true) {
         self.delimiter = delimiter
         self.quoting = quoting
         self.backslashEscapes = backslashEscapes
@@ -18,16 +18,16 @@ public struct Dialect: Sendable, Equatable {
     }
 
     /// RFC 4180 CSV with the given delimiter.
-    public static func csv(_ delimiter: UInt8 = UInt8(ascii: ",")) -> Dialect { Dialect(delimiter: delimiter) }
+    static func csv(_ delimiter: UInt8 = UInt8(ascii: ",")) -> Dialect { Dialect(delimiter: delimiter) }
     /// Tab-separated values: quotes as spreadsheets write them, backslash escapes as databases do.
-    public static let tsv = Dialect(delimiter: UInt8(ascii: "\t"), quoting: true, backslashEscapes: true)
+    static let tsv = Dialect(delimiter: UInt8(ascii: "\t"), quoting: true, backslashEscapes: true)
 }
 
 /// Reads CSV or TSV records from an `InputStream`: a resumable byte-level state machine.
 ///
 /// Each call to `read(into:)` fills one record. The state survives across buffer refills, so a
 /// record may span any number of chunks; field bytes are copied into the record in runs.
-public struct CSVReader {
+struct CSVReader {
     /// Where the machine is between two bytes.
     enum State: UInt8 {
         /// At the start of a field: a quote here opens a quoted field.
@@ -44,9 +44,9 @@ public struct CSVReader {
         case afterCR
     }
 
-    public let dialect: Dialect
+    let dialect: Dialect
     /// The input's name for error messages.
-    public let sourceName: String
+    let sourceName: String
     let stream: InputStream
     var state: State = .fieldStart
     /// Current line (1-based) and the stream offset where it starts, for positions.
@@ -65,7 +65,7 @@ public struct CSVReader {
     let delimiterPattern: UInt64
     let backslashPattern: UInt64
 
-    public init(stream: InputStream, dialect: Dialect, sourceName: String = "<stdin>") {
+    init(stream: InputStream, dialect: Dialect, sourceName: String = "<stdin>") {
         self.stream = stream
         self.dialect = dialect
         self.sourceName = sourceName
@@ -85,13 +85,13 @@ public struct CSVReader {
     }
 
     /// The position of the next unread byte.
-    public var position: SourcePosition { SourcePosition(line: line, column: stream.offset - lineStart + 1) }
+    var position: SourcePosition { SourcePosition(line: line, column: stream.offset - lineStart + 1) }
 
     /// Reads the next record.
     /// - Returns: false at the end of the input (and `record` is then empty).
     /// - Throws: `InputError` for an unterminated quoted field or a failed read.
     /// - Complexity: O(bytes of the record), amortized; no allocation once buffers have grown.
-    public mutating func read(into record: inout Record) throws(InputError) -> Bool {
+    mutating func read(into record: inout Record) throws(InputError) -> Bool {
         record.clearForReading()
         recordQuoted = false
         record.line = line

@@ -46,6 +46,7 @@ public final class DescriptorSource: ByteSource {
     /// The file as first opened; nil for a pipe or a device.
     let identity: FileIdentity?
 
+    /// Reads `fd`, named `name` in messages; closes it at the end when `owned`.
     public init(fd: Int32, name: String, owned: Bool) {
         self.fd = fd
         self.name = name
@@ -65,12 +66,14 @@ public final class DescriptorSource: ByteSource {
     /// A pipe or terminal with nothing waiting is not ready: `poll` with no timeout.
     public var isReady: Bool { waitUntilReady(milliseconds: 0) }
 
+    /// Waits up to `milliseconds` for bytes on a pipe or terminal (`poll`).
     public func waitUntilReady(milliseconds: Int) -> Bool {
         guard identity == nil else { return true }  // a regular file never waits
         var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         return poll(&request, 1, Int32(clamping: milliseconds)) != 0
     }
 
+    /// The next bytes, retrying after interruptions; 0 at the end.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         while true {
             let n = systemRead(fd, buffer.baseAddress, buffer.count)
@@ -109,8 +112,11 @@ private func openReadOnly(_ path: String) -> Int32 { open(path, O_RDONLY) }
 /// through the one descriptor opened here, so a file renamed over it meanwhile (`mv b.csv a.csv`)
 /// is not read instead; a file changed in place stops the read (exit 74).
 public final class FileInput: InputProvider {
+    /// The path as given, for the format by extension.
     public let path: String?
+    /// The path, as messages name it.
     public let name: String
+    /// Whether it is a regular file (read twice).
     public let isRereadable: Bool
     private let fd: Int32
     private let identity: FileIdentity?
@@ -160,12 +166,16 @@ public final class FileInput: InputProvider {
 /// Standard input. When it is a regular file (`< data.csv`) it can be read twice by seeking back,
 /// with the same check as `FileInput` that it did not change meanwhile.
 public struct StandardInput: InputProvider {
+    /// None: standard input has no extension to go by.
     public let path: String? = nil
+    /// How messages name standard input.
     public let name = "<stdin>"
+    /// Whether it is a regular file (read twice).
     public let isRereadable: Bool
     let start: off_t
     let identity: FileIdentity?
 
+    /// Standard input as it is now: a regular file (redirected with `<`) can be read twice.
     public init() {
         var info = stat()
         let regular = fstat(0, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
@@ -175,6 +185,7 @@ public struct StandardInput: InputProvider {
         identity = isRereadable ? FileIdentity(info) : nil
     }
 
+    /// Standard input from its start (a regular file is rewound and checked unchanged).
     public func open() throws(InputError) -> any ByteSource {
         if isRereadable {
             guard lseek(0, start, SEEK_SET) >= 0 else {

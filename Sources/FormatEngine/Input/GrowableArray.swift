@@ -7,7 +7,7 @@ import Darwin
 /// A growable array of plain values for `Record`: appending a run is one `memcpy`, emptying is
 /// setting a count, with none of `Array`'s generic machinery on the per-field hot path.
 /// Copy-on-write, so a record kept aside (a pipe's window, sorted rows) is a value like any other.
-public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableCollection, @unchecked Sendable {
+struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableCollection, @unchecked Sendable {
     /// The heap block; only ever mutated when uniquely referenced. It comes from `malloc`, so
     /// that growing it is a `realloc`: a large block is then moved by the kernel's page tables
     /// instead of copied, and the old and new blocks are never both held (a 200 MB cell needs
@@ -37,25 +37,25 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
     }
 
     var storage: Storage
-    public private(set) var count = 0
+    private(set) var count = 0
 
-    public init() { storage = Storage(capacity: 16) }
+    init() { storage = Storage(capacity: 16) }
 
     private init(storage: Storage, count: Int) {
         self.storage = storage
         self.count = count
     }
 
-    public init(_ elements: some Sequence<Element>) {
+    init(_ elements: some Sequence<Element>) {
         self.init()
         for element in elements { append(element) }
     }
 
-    public var startIndex: Int { 0 }
-    public var endIndex: Int { count }
-    public var capacity: Int { storage.capacity }
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+    var capacity: Int { storage.capacity }
 
-    public subscript(position: Int) -> Element {
+    subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < count, "GrowableArray index out of range")
             return storage.pointer[position]
@@ -90,14 +90,14 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
     /// Makes the storage this value's own and able to take `extra` more elements, so that
     /// `appendAssumingUnique` may follow without checks (a reader calls this once per record).
     @inline(__always)
-    public mutating func prepareForAppending(_ extra: Int) {
+    mutating func prepareForAppending(_ extra: Int) {
         reserve(extra)
     }
 
     /// Appends a run of elements.
     /// - Complexity: O(elements), one `memcpy`.
     @inline(__always)
-    public mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
         guard let base = elements.baseAddress, elements.count > 0 else { return }
         reserve(elements.count)
         memcpy(storage.pointer + count, base, elements.count &* MemoryLayout<Element>.stride)
@@ -107,7 +107,7 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
     /// Appends a run without the uniqueness check: only after `prepareForAppending` on this
     /// value, with no copy of it made since (a reader filling its record).
     @inline(__always)
-    public mutating func appendAssumingUnique(contentsOf elements: UnsafeBufferPointer<Element>) {
+    mutating func appendAssumingUnique(contentsOf elements: UnsafeBufferPointer<Element>) {
         guard let base = elements.baseAddress, elements.count > 0 else { return }
         let n = elements.count
         if count &+ n > storage.capacity { reserve(n) }
@@ -117,19 +117,19 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
 
     /// Appends one element without the uniqueness check (see `appendAssumingUnique(contentsOf:)`).
     @inline(__always)
-    public mutating func appendAssumingUnique(_ element: Element) {
+    mutating func appendAssumingUnique(_ element: Element) {
         if count == storage.capacity { reserve(1) }
         storage.pointer[count] = element
         count &+= 1
     }
 
     /// Appends elements from any sequence.
-    public mutating func append(contentsOf elements: some Sequence<Element>) {
+    mutating func append(contentsOf elements: some Sequence<Element>) {
         for element in elements { append(element) }
     }
 
     @inline(__always)
-    public mutating func append(_ element: Element) {
+    mutating func append(_ element: Element) {
         if count == storage.capacity || !isKnownUniquelyReferenced(&storage) { reserve(1) }
         storage.pointer[count] = element
         count &+= 1
@@ -138,13 +138,13 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
     /// Empties the array; keeps the block when `keepingCapacity` (copy-on-write still holds: a
     /// shared block is replaced at the next append).
     @inline(__always)
-    public mutating func removeAll(keepingCapacity: Bool = false) {
+    mutating func removeAll(keepingCapacity: Bool = false) {
         count = 0
         if !keepingCapacity { storage = Storage(capacity: 16) }
     }
 
     /// A copy in a block just large enough (a row held for sorting keeps no spare room).
-    public func compacted() -> GrowableArray {
+    func compacted() -> GrowableArray {
         let block = Storage(capacity: count)
         block.pointer.update(from: storage.pointer, count: count)
         return GrowableArray(storage: block, count: count)
@@ -158,7 +158,7 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
 
     /// Calls `body` with the elements.
     @inline(__always)
-    public func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
+    func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
         try withExtendedLifetime(storage) { () throws(E) -> R in
             try body(UnsafeBufferPointer(start: storage.pointer, count: count))
         }
@@ -166,4 +166,4 @@ public struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, M
 }
 
 /// A record's bytes.
-public typealias ByteArray = GrowableArray<UInt8>
+typealias ByteArray = GrowableArray<UInt8>

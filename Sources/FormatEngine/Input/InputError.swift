@@ -1,5 +1,6 @@
 /// An error in the input, with where it happened. One place formats it (`description`).
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What kind of failure it is, which decides the exit status.
     public enum Kind: Sendable, Equatable {
         /// The data does not follow its format (exit 65).
         case malformed
@@ -9,13 +10,16 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         case readFailed
     }
 
+    /// What kind of failure it is.
     public var kind: Kind
+    /// What went wrong, in plain words, without the place.
     public var message: String
     /// Where, when known.
     public var position: SourcePosition?
     /// The input's name as the user gave it (`-` or `<stdin>` for standard input).
     public var source: String
 
+    /// An error of `kind` at `position` in `source`.
     public init(_ kind: Kind, _ message: String, at position: SourcePosition? = nil, source: String = "<stdin>") {
         self.kind = kind
         self.message = message

@@ -27,9 +27,9 @@ public enum InputFormat: String, Sendable, CaseIterable {
 }
 
 /// Guesses a format and a delimiter from the first bytes of the input.
-public enum Sniffer {
+enum Sniffer {
     /// JSON when the first non-blank byte opens an object or array, else CSV.
-    public static func format(of head: UnsafeBufferPointer<UInt8>) -> InputFormat {
+    static func format(of head: UnsafeBufferPointer<UInt8>) -> InputFormat {
         for b in head {
             switch b {
             case 0x20, 0x09, 0x0A, 0x0D: continue
@@ -41,7 +41,7 @@ public enum Sniffer {
     }
 
     /// The candidates, in order of preference when the evidence ties.
-    public static let delimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\t"), UInt8(ascii: ";"), UInt8(ascii: "|")]
+    static let delimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\t"), UInt8(ascii: ";"), UInt8(ascii: "|")]
 
     /// Picks the delimiter that splits the first lines most consistently (quotes respected).
     ///
@@ -51,7 +51,7 @@ public enum Sniffer {
     /// delimiter a line is weak evidence (`Smith; John` is a name, not two fields): a candidate
     /// whose most common count is two must split the first line in two as well.
     /// - Complexity: O(head.count × candidates).
-    public static func delimiter(of head: UnsafeBufferPointer<UInt8>) -> UInt8 {
+    static func delimiter(of head: UnsafeBufferPointer<UInt8>) -> UInt8 {
         var best = delimiters[0]
         var bestScore = 0
         for candidate in delimiters {

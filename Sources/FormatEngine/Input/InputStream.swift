@@ -10,7 +10,7 @@ import Darwin
 /// Latin-1 and cp1252, and replaces invalid UTF-8 with U+FFFD, counting where it first happened
 /// (I5). Readers scan `storage[pos..<end]` directly and call `refill()` when they reach `end`;
 /// bytes before `pos` may be discarded by a refill, so readers copy what they keep.
-public final class InputStream {
+final class InputStream {
     /// Decoded bytes; `storage[pos..<end]` is what a reader has not consumed yet.
     var storage: UnsafeMutablePointer<UInt8>
     var capacity: Int
@@ -26,7 +26,7 @@ public final class InputStream {
     private let source: any ByteSource
     private let requested: TextEncoding?
     /// The encoding in use, decided from the BOM or the request at the first read.
-    public private(set) var encoding: TextEncoding = .utf8
+    private(set) var encoding: TextEncoding = .utf8
     private var started = false
     private var sourceEnded = false
     private let chunkSize: Int
@@ -35,10 +35,10 @@ public final class InputStream {
     private var raw: [UInt8] = []
 
     /// How many invalid sequences were replaced with U+FFFD.
-    public private(set) var replacements = 0
+    private(set) var replacements = 0
     /// Offset in the decoded stream of the first replacement, nil if none. (A reader, which
     /// counts lines anyway, turns it into a line: see `TableInput`.)
-    public private(set) var firstReplacementOffset: Int?
+    private(set) var firstReplacementOffset: Int?
 
     /// - Parameters:
     ///   - source: where bytes come from.
@@ -48,16 +48,16 @@ public final class InputStream {
     private let trustValidUTF8: Bool
 
     /// Whether every byte of the source has been read.
-    public var reachedEnd: Bool { sourceEnded }
+    var reachedEnd: Bool { sourceEnded }
 
     /// Called before a read that would wait for a writer (P4: rows already drawn are flushed, so a
     /// pipe that pauses, `tail -f log.csv | tablefmt`, shows its rows as they come). Never called
     /// while bytes are flowing.
-    public var beforeWaiting: (() -> Void)?
+    var beforeWaiting: (() -> Void)?
 
     /// Whether the next row would make us wait longer than `milliseconds`: no line break is
     /// buffered and the source has nothing for that long (a pipe's writer has paused).
-    public func pauses(milliseconds: Int) -> Bool {
+    func pauses(milliseconds: Int) -> Bool {
         guard started, !sourceEnded, !available.contains(0x0A) else { return false }
         return !source.waitUntilReady(milliseconds: milliseconds)
     }
@@ -68,7 +68,7 @@ public final class InputStream {
         return try source.read(into: buffer)
     }
 
-    public init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = 1 << 18, trustValidUTF8: Bool = false) {
+    init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = 1 << 18, trustValidUTF8: Bool = false) {
         self.source = source
         self.requested = encoding
         self.trustValidUTF8 = trustValidUTF8
@@ -80,14 +80,14 @@ public final class InputStream {
     deinit { storage.deallocate() }
 
     /// Offset in the decoded stream of the next unread byte.
-    public var offset: Int { base &+ pos }
+    var offset: Int { base &+ pos }
 
     /// The unread bytes (valid until the next `refill`).
-    public var available: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage + pos, count: end - pos) }
+    var available: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage + pos, count: end - pos) }
 
     /// Makes at least `count` unread bytes available, or all that remain.
     /// - Returns: the unread bytes.
-    public func peek(atLeast count: Int) throws(InputError) -> UnsafeBufferPointer<UInt8> {
+    func peek(atLeast count: Int) throws(InputError) -> UnsafeBufferPointer<UInt8> {
         while end - pos < count {
             if try !refill() { break }
         }
@@ -97,7 +97,7 @@ public final class InputStream {
     /// The first bytes, to sniff a format from: up to `count`, but on a pipe that pauses, what has
     /// come once it holds a line break, rather than wait for `count` bytes (P4: a slow writer's
     /// first rows are not held back by sniffing).
-    public func head(upTo count: Int) throws(InputError) -> UnsafeBufferPointer<UInt8> {
+    func head(upTo count: Int) throws(InputError) -> UnsafeBufferPointer<UInt8> {
         while end - pos < count {
             if started && !source.isReady && available.contains(0x0A) { break }
             if try !refill() { break }
@@ -108,7 +108,7 @@ public final class InputStream {
     /// Moves unread bytes to the front and reads more.
     /// - Returns: false when the input has ended and no new bytes came.
     /// - Throws: `InputError` when the source fails.
-    public func refill() throws(InputError) -> Bool {
+    func refill() throws(InputError) -> Bool {
         if !started {
             try start()
             if end > pos { return true }

@@ -44,14 +44,14 @@
 /// An input holding no value (empty or only whitespace) is an error unless `linesMode` is true.
 ///
 /// A reader shares its stream and scratch buffers with any copy of it: use one copy only.
-public struct JSONReader: RecordReader {
+struct JSONReader: RecordReader {
     /// The input's name for error messages and warnings.
-    public let sourceName: String
+    let sourceName: String
     /// The deepest nesting of arrays and objects accepted.
-    public let maxDepth: Int
+    let maxDepth: Int
     /// How far an auto-mode reader looks ahead through a first top-level array to decide between a
     /// document and JSON Lines.
-    public static let lookaheadLimit = 1 << 20
+    static let lookaheadLimit = 1 << 20
 
     let stream: InputStream
     /// The caller's choice: true JSON Lines, false one JSON value, nil decide from the input.
@@ -136,9 +136,9 @@ public struct JSONReader: RecordReader {
     /// Input with no value at all (empty, or only white space) ends without rows instead of being
     /// an error: the tool's E4. Off for the parser on its own, which follows RFC 8259 (no empty
     /// document; JSONTestSuite's n_structure_no_data).
-    public var blankIsEmpty = false
+    var blankIsEmpty = false
 
-    public init(stream: InputStream, linesMode: Bool?, sourceName: String, maxDepth: Int = 512) {
+    init(stream: InputStream, linesMode: Bool?, sourceName: String, maxDepth: Int = 512) {
         self.stream = stream
         self.linesMode = linesMode
         self.lines = linesMode ?? false
@@ -148,11 +148,11 @@ public struct JSONReader: RecordReader {
     }
 
     /// The columns known so far, in first-seen order.
-    public var columnNames: [String]? { table.names }
+    var columnNames: [String]? { table.names }
 
     /// One warning when lone surrogates were replaced, and one when an object repeated a key, each
     /// with the count and the first line.
-    public var warnings: [String] {
+    var warnings: [String] {
         var out: [String] = []
         if loneSurrogates > 0 {
             let times = loneSurrogates == 1 ? "1 time" : "\(loneSurrogates) times"
@@ -171,7 +171,7 @@ public struct JSONReader: RecordReader {
     ///   error when reading fails. After an error the reader returns false.
     /// - Complexity: O(bytes of the row + columns); no allocation once buffers have grown, except
     ///   a `String` per new column.
-    public mutating func read(into record: inout Record) throws(InputError) -> Bool {
+    mutating func read(into record: inout Record) throws(InputError) -> Bool {
         record.clear()
         guard !finished else { return false }
         while true {

@@ -1,13 +1,17 @@
 /// A position in the input, 1-based, for error messages.
 public struct SourcePosition: Sendable, Equatable, CustomStringConvertible {
+    /// The line, from 1.
     public var line: Int
+    /// The byte column in the line, from 1.
     public var column: Int
 
+    /// The place at `line`, `column`.
     public init(line: Int, column: Int) {
         self.line = line
         self.column = column
     }
 
+    /// `3:7`.
     public var description: String { "\(line):\(column)" }
 }
 
@@ -15,57 +19,57 @@ public struct SourcePosition: Sendable, Equatable, CustomStringConvertible {
 ///
 /// A reader fills the same `Record` again and again, so the hot path allocates nothing once the
 /// buffers have grown to the widest row.
-public struct Record: Sendable {
+struct Record: Sendable {
     /// The UTF-8 bytes of all fields, one after another, already unquoted and unescaped.
-    public var bytes = ByteArray()
+    var bytes = ByteArray()
     /// `ends[i]` is the offset in `bytes` just past field `i`.
-    public var ends = GrowableArray<Int>()
+    var ends = GrowableArray<Int>()
     /// The line the record starts on (1-based).
-    public var line: Int = 0
+    var line: Int = 0
 
-    public init() {}
+    init() {}
 
     /// Builds a record from strings (tests and small synthesized rows).
-    public init(_ fields: [String], line: Int = 0) {
+    init(_ fields: [String], line: Int = 0) {
         for field in fields { append(field) }
         self.line = line
     }
 
     /// Number of fields.
-    public var count: Int { ends.count }
+    var count: Int { ends.count }
 
     /// Byte range of field `index` in `bytes`.
-    public func range(of index: Int) -> Range<Int> {
+    func range(of index: Int) -> Range<Int> {
         (index == 0 ? 0 : ends[index - 1])..<ends[index]
     }
 
     /// Field `index` as a `String` (made once, when it is needed).
-    public func string(at index: Int) -> String {
+    func string(at index: Int) -> String {
         bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range(of: index)]), as: UTF8.self) }
     }
 
     /// All fields as strings.
-    public var strings: [String] { (0..<count).map { string(at: $0) } }
+    var strings: [String] { (0..<count).map { string(at: $0) } }
 
     /// Appends a field.
-    public mutating func append(_ field: String) {
+    mutating func append(_ field: String) {
         bytes.append(contentsOf: field.utf8)
         ends.append(bytes.count)
     }
 
     /// Appends a field from raw bytes.
-    public mutating func append(_ field: UnsafeBufferPointer<UInt8>) {
+    mutating func append(_ field: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: field)
         ends.append(bytes.count)
     }
 
     /// Ends the field being built: everything appended to `bytes` since the last end.
-    public mutating func endField() { ends.append(bytes.count) }
+    mutating func endField() { ends.append(bytes.count) }
 
     /// Empties the record and makes its buffers its own, so a reader may append without checks
     /// (`appendAssumingUnique`, `endFieldAssumingUnique`) until the record is next copied.
     @inline(__always)
-    public mutating func clearForReading() {
+    mutating func clearForReading() {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
         bytes.prepareForAppending(64)
@@ -76,7 +80,7 @@ public struct Record: Sendable {
     mutating func endFieldAssumingUnique() { ends.appendAssumingUnique(bytes.count) }
 
     /// Empties the record, keeping its capacity.
-    public mutating func clear() {
+    mutating func clear() {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
     }
@@ -84,7 +88,7 @@ public struct Record: Sendable {
     /// A copy whose buffers are just large enough, for a row that is held (sorted, grouped, a
     /// pipe's window): it takes about half the memory of the reader's record, whose buffers are
     /// left to it for the next row.
-    public func compacted() -> Record {
+    func compacted() -> Record {
         Record(bytes: bytes.compacted(), ends: ends.compacted(), line: line)
     }
 
@@ -96,7 +100,7 @@ public struct Record: Sendable {
 
     /// Calls `body` with the fields seen in place (the way every cell is read).
     @inline(__always)
-    public func withFields<R, E: Error>(_ body: (Fields) throws(E) -> R) throws(E) -> R {
+    func withFields<R, E: Error>(_ body: (Fields) throws(E) -> R) throws(E) -> R {
         try withExtendedLifetime(self) { () throws(E) -> R in try body(unsafeFields) }
     }
 
@@ -109,15 +113,15 @@ public struct Record: Sendable {
 /// A record's fields in place: where its bytes are and where each field ends. Two pointers and a
 /// count, so the loops that read every cell (sizing, drawing) copy nothing and count no references.
 /// Valid only while the record it came from is alive and unchanged.
-public struct Fields {
+struct Fields {
     let base: UnsafePointer<UInt8>
     let ends: UnsafePointer<Int>
     /// Number of fields.
-    public let count: Int
+    let count: Int
 
     /// Field `index`'s bytes; an empty cell past the last field (a short row).
     @inline(__always)
-    public subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
+    subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
         guard index < count else { return UnsafeBufferPointer(start: base, count: 0) }
         let start = index == 0 ? 0 : ends[index &- 1]
         return UnsafeBufferPointer(start: base + start, count: ends[index] &- start)

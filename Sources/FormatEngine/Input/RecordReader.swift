@@ -1,5 +1,5 @@
 /// A reader of rows: CSV/TSV or JSON.
-public protocol RecordReader {
+protocol RecordReader {
     /// Column names the reader knows itself (JSON keys, first-seen order), or nil when the first
     /// record is a header row (CSV, TSV).
     var columnNames: [String]? { get }
@@ -11,8 +11,8 @@ public protocol RecordReader {
 }
 
 extension CSVReader: RecordReader {
-    public var columnNames: [String]? { nil }
-    public var warnings: [String] { [] }
+    var columnNames: [String]? { nil }
+    var warnings: [String] { [] }
 }
 
 /// Where a table comes from: the executable opens files and stdin, tests use memory.
@@ -29,12 +29,18 @@ public protocol InputProvider {
 
 /// Bytes in memory as an input (tests, and anything already read).
 public struct MemoryInput: InputProvider {
+    /// How messages name it.
     public var name: String
+    /// A file name to take the format from by its extension, if any.
     public var path: String?
+    /// Whether it is read twice, as a regular file is (sized from every row).
     public var isRereadable: Bool
+    /// The input.
     public var bytes: [UInt8]
+    /// Bytes handed out per read.
     public var chunkSize: Int
 
+    /// Bytes in memory as an input.
     public init(_ bytes: [UInt8], name: String = "<stdin>", path: String? = nil, isRereadable: Bool = true, chunkSize: Int = 1 << 16) {
         self.bytes = bytes
         self.name = name
@@ -43,9 +49,11 @@ public struct MemoryInput: InputProvider {
         self.chunkSize = chunkSize
     }
 
+    /// Text's UTF-8 as an input.
     public init(_ text: String, name: String = "<stdin>", path: String? = nil, isRereadable: Bool = true, chunkSize: Int = 1 << 16) {
         self.init(Array(text.utf8), name: name, path: path, isRereadable: isRereadable, chunkSize: chunkSize)
     }
 
+    /// The bytes from the start.
     public func open() throws(InputError) -> any ByteSource { MemorySource(bytes, chunkSize: chunkSize) }
 }

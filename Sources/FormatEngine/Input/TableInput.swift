@@ -1,25 +1,25 @@
 /// Rows with named columns, from any reader: the header row or JSON keys become column names,
 /// short rows are padded, long rows get `Column N` columns (I2, I6).
-public struct TableInput {
+struct TableInput {
     /// The format and delimiter chosen, so a second pass reads the same way.
-    public struct Choice: Sendable, Equatable {
-        public var format: InputFormat
-        public var dialect: Dialect?
+    struct Choice: Sendable, Equatable {
+        var format: InputFormat
+        var dialect: Dialect?
         /// An earlier pass read the same bytes and found them valid UTF-8: no need to check again.
-        public var knownValidUTF8 = false
+        var knownValidUTF8 = false
     }
 
     /// The choice for reading the same input again, carrying what this pass learned.
-    public var choiceForNextPass: Choice {
+    var choiceForNextPass: Choice {
         var next = choice
         next.knownValidUTF8 = stream.encoding == .utf8 && stream.replacements == 0 && stream.reachedEnd
         return next
     }
 
-    public private(set) var columns: [String] = []
+    private(set) var columns: [String] = []
     /// Fields in the header row (rows are short or long against this, not against grown columns).
     var headerCount = 0
-    public let choice: Choice
+    let choice: Choice
     let stream: InputStream
     var reader: any RecordReader
     /// The reader names the columns itself (JSON keys), so rows are not checked against a header.
@@ -27,7 +27,7 @@ public struct TableInput {
     let options: FormatOptions
     let sourceName: String
     /// Whether the column count may still grow (false once a layout is fixed).
-    public var columnsMayGrow = true
+    var columnsMayGrow = true
 
     // Ragged rows (one warning each, with a count and the first line).
     var shortRows = 0
@@ -39,13 +39,13 @@ public struct TableInput {
     /// JSON keys first seen after the columns were fixed, with the line.
     var lateKeys: [(name: String, line: Int)] = []
     /// Fields that had no column to go in once the columns were fixed.
-    public private(set) var droppedRows = 0
+    private(set) var droppedRows = 0
     var firstDroppedLine = 0
 
     /// Opens the input and reads the header.
     /// - Parameter choice: reuse an earlier pass's choice instead of sniffing.
     /// - Throws: `InputError` when the header cannot be read.
-    public init(_ provider: some InputProvider, options: FormatOptions, choice: Choice? = nil) throws(InputError) {
+    init(_ provider: some InputProvider, options: FormatOptions, choice: Choice? = nil) throws(InputError) {
         self.options = options
         self.sourceName = provider.name
         let source = try Compression.open(provider.open(), name: provider.name)
@@ -99,12 +99,12 @@ public struct TableInput {
     }
 
     /// Whether the input had a header row or keys (so an empty table still has headings).
-    public var hasColumns: Bool { !columns.isEmpty }
+    var hasColumns: Bool { !columns.isEmpty }
 
     /// Reads the next row, fitted to the columns.
     /// - Returns: false at the end of the input.
     /// - Complexity: O(bytes of the row).
-    public mutating func next(into record: inout Record) throws(InputError) -> Bool {
+    mutating func next(into record: inout Record) throws(InputError) -> Bool {
         guard try reader.read(into: &record) else { return false }
         noteReplacement(in: record)
         if keyed, let names = reader.columnNames, names.count != columns.count {
@@ -148,7 +148,7 @@ public struct TableInput {
     }
 
     /// Warnings about the input, for stderr (each at most once, with a count and the first line).
-    public var warnings: [String] {
+    var warnings: [String] {
         var out: [String] = []
         if shortRows > 0 {
             out.append("\(sourceName): \(Self.count(shortRows, "row")) had fewer fields than the header (first on line \(firstShortLine)); padded with empty cells")

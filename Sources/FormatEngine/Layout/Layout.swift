@@ -1,8 +1,8 @@
 /// Turns column profiles, the container width and the options into a `LayoutPlan`
 /// (C2–C5, W2–W8). The W-rules live here and in `WidthAllocator`, nowhere else.
-public enum Layout {
+enum Layout {
     /// The space between two columns in the default style (O2).
-    public static let defaultGap = 2
+    static let defaultGap = 2
 
     /// A column ready to be laid out: its heading, unit handling and width bounds.
     struct Spec {
@@ -38,7 +38,7 @@ public enum Layout {
     ///   - profiles: one per input column, in input order.
     ///   - selection: the input columns to show, in order (W9); nil shows all.
     ///   - options: width and related settings.
-    public static func plan(_ profiles: [ColumnProfile], selection: [Int]? = nil, options: FormatOptions) -> LayoutPlan {
+    static func plan(_ profiles: [ColumnProfile], selection: [Int]? = nil, options: FormatOptions) -> LayoutPlan {
         let measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
         let gap = options.style.gap
         // Borders take their columns first; Markdown's pipes are not counted (it is not cut unless
@@ -125,7 +125,7 @@ public enum Layout {
     }
 
     /// Below this many columns a width is compact (W7), whatever fits in it.
-    public static let compactWidth = 60
+    static let compactWidth = 60
 
     /// W7: a compact width, where no useful table fits: under `compactWidth` columns, or fewer
     /// than three columns (all of them, when there are fewer) fitting at their minimum widths.

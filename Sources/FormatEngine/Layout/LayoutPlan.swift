@@ -1,25 +1,25 @@
 /// How a column's cells sit in their width (C2).
-public enum Alignment: Sendable, Equatable {
+enum Alignment: Sendable, Equatable {
     case left
     case right
 }
 
 /// One visible column of a table.
-public struct ColumnLayout: Sendable, Equatable {
+struct ColumnLayout: Sendable, Equatable {
     /// The column's index in the input record.
-    public var source: Int
+    var source: Int
     /// The heading text as shown.
-    public var heading: String
+    var heading: String
     /// Width in display columns (padding excluded).
-    public var width: Int
-    public var alignment: Alignment
+    var width: Int
+    var alignment: Alignment
     /// For numeric columns: the widths of the integer part and of the fraction with its point,
     /// so points line up; nil for text.
-    public var numberParts: (integer: Int, fraction: Int)?
+    var numberParts: (integer: Int, fraction: Int)?
     /// Whether the cells' common unit is taken out (it is in the heading, C3).
-    public var stripUnit: Bool
+    var stripUnit: Bool
 
-    public init(source: Int, heading: String, width: Int, alignment: Alignment, numberParts: (integer: Int, fraction: Int)? = nil, stripUnit: Bool = false) {
+    init(source: Int, heading: String, width: Int, alignment: Alignment, numberParts: (integer: Int, fraction: Int)? = nil, stripUnit: Bool = false) {
         self.source = source
         self.heading = heading
         self.width = width
@@ -28,7 +28,7 @@ public struct ColumnLayout: Sendable, Equatable {
         self.stripUnit = stripUnit
     }
 
-    public static func == (a: ColumnLayout, b: ColumnLayout) -> Bool {
+    static func == (a: ColumnLayout, b: ColumnLayout) -> Bool {
         a.source == b.source && a.heading == b.heading && a.width == b.width && a.alignment == b.alignment
             && a.numberParts?.integer == b.numberParts?.integer && a.numberParts?.fraction == b.numberParts?.fraction
             && a.stripUnit == b.stripUnit
@@ -36,8 +36,8 @@ public struct ColumnLayout: Sendable, Equatable {
 }
 
 /// The decided shape of the output: a pure function of the profiles, the width and the options.
-public struct LayoutPlan: Sendable, Equatable {
-    public enum Mode: Sendable, Equatable {
+struct LayoutPlan: Sendable, Equatable {
+    enum Mode: Sendable, Equatable {
         /// Columns side by side (W5).
         case table
         /// One block per row, a `Label  value` line per field (W8).
@@ -46,35 +46,35 @@ public struct LayoutPlan: Sendable, Equatable {
         case pages
     }
 
-    public var mode: Mode
+    var mode: Mode
     /// Table: the visible columns. List: the fields, in order (the first is each block's title).
     /// Pages: every column, for reference; the bands say how they are drawn.
-    public var columns: [ColumnLayout]
+    var columns: [ColumnLayout]
     /// Pages: each band's columns, the sticky first column included.
-    public var bands: [[ColumnLayout]] = []
+    var bands: [[ColumnLayout]] = []
     /// The whole container's width (notes and titles fit in it); nil is unlimited.
-    public var containerWidth: Int?
+    var containerWidth: Int?
     /// List: the label column's width, and the values' (nil: unlimited).
-    public var labelWidth = 0
-    public var valueWidth: Int?
+    var labelWidth = 0
+    var valueWidth: Int?
     /// Columns left out (W5), by heading.
-    public var omitted: [String]
+    var omitted: [String]
     /// Lines a heading may take (C5) and lines a cell may take (C6).
-    public var headingLines: Int
-    public var cellLines: Int
+    var headingLines: Int
+    var cellLines: Int
     /// The space between two columns.
-    public var gap: Int
+    var gap: Int
     /// C7: how cut text is marked. C8: what an empty cell shows.
-    public var ellipsis: EllipsisMode = .end
-    public var nullText = ""
+    var ellipsis: EllipsisMode = .end
+    var nullText = ""
     /// Why the plan is as it is, one decision a line (`TABLEFMT_DEBUG=layout`).
-    public var explanation: [String] = []
+    var explanation: [String] = []
 
     /// Display width of a full table line.
-    public var lineWidth: Int { lineWidth(of: columns) }
+    var lineWidth: Int { lineWidth(of: columns) }
 
     /// Display width of a line of these columns (a band of pages), borders not counted.
-    public func lineWidth(of columns: [ColumnLayout]) -> Int {
+    func lineWidth(of columns: [ColumnLayout]) -> Int {
         columns.reduce(0) { $0 + $1.width } + gap * max(0, columns.count - 1)
     }
 }

@@ -1,15 +1,15 @@
 /// Decides column widths (W2–W5). Pure integer arithmetic.
-public enum WidthAllocator {
+enum WidthAllocator {
     /// One column's bounds for allocation.
-    public struct Column: Sendable, Equatable {
+    struct Column: Sendable, Equatable {
         /// W2: the widest cell or the heading if wider.
-        public var natural: Int
+        var natural: Int
         /// The narrowest it may become (W4); equal to `natural` when it must not give way (numbers).
-        public var minimum: Int
+        var minimum: Int
         /// Whether it may give way at all (text does, numbers never: C7).
-        public var flexible: Bool
+        var flexible: Bool
 
-        public init(natural: Int, minimum: Int, flexible: Bool) {
+        init(natural: Int, minimum: Int, flexible: Bool) {
             self.natural = natural
             self.minimum = min(minimum, natural)
             self.flexible = flexible
@@ -17,9 +17,9 @@ public enum WidthAllocator {
     }
 
     /// The outcome: widths for the columns kept (a prefix of the input), and how many were kept.
-    public struct Result: Sendable, Equatable {
-        public var widths: [Int]
-        public var kept: Int
+    struct Result: Sendable, Equatable {
+        var widths: [Int]
+        var kept: Int
     }
 
     /// Fits columns into `available` display columns with `gap` between neighbours.
@@ -37,7 +37,7 @@ public enum WidthAllocator {
     ///   - gap: padding between two columns.
     ///   - maximum: W3's cap for one column (padding excluded), applied only with 2+ columns.
     /// - Complexity: O(n² log w) at worst, for n columns and width w.
-    public static func fit(_ columns: [Column], available: Int?, gap: Int, maximum: Int?) -> Result {
+    static func fit(_ columns: [Column], available: Int?, gap: Int, maximum: Int?) -> Result {
         guard let available else { return Result(widths: columns.map(\.natural), kept: columns.count) }
         guard !columns.isEmpty else { return Result(widths: [], kept: 0) }
         // Step 1: natural widths, with the W3 cap on flexible columns when there are two or more

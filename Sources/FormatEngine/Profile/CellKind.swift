@@ -22,7 +22,7 @@ public enum CellKind: UInt8, Sendable {
 
     /// Classifies a cell from its bytes, without making a `String`.
     /// - Complexity: O(bytes), usually stopping at the first byte that does not fit a number.
-    public static func of(_ cell: UnsafeBufferPointer<UInt8>) -> CellKind {
+    static func of(_ cell: UnsafeBufferPointer<UInt8>) -> CellKind {
         if cell.isEmpty || isNullWord(cell) { return .null }
         if let shape = NumberShape.parse(cell) { return shape.kind }
         if isDate(cell) { return .date }

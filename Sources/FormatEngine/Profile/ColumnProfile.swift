@@ -1,44 +1,44 @@
 /// What the sizing window showed about one column.
-public struct ColumnProfile: Sendable, Equatable {
+struct ColumnProfile: Sendable, Equatable {
     /// The column's name in the input.
-    public var name: String
+    var name: String
     /// Non-null cells seen, and how many were of each kind.
-    public var values = 0
-    public var numbers = 0
-    public var integers = 0
-    public var percents = 0
-    public var quantities = 0
-    public var dates = 0
-    public var booleans = 0
+    var values = 0
+    var numbers = 0
+    var integers = 0
+    var percents = 0
+    var quantities = 0
+    var dates = 0
+    var booleans = 0
     /// The widest cell, in display columns, as written.
-    public var width = 0
+    var width = 0
     /// The widest empty or null-like cell (`NA`, `-`).
-    public var nullWidth = 0
+    var nullWidth = 0
     /// Empty cells seen (they show `--null TEXT`).
-    public var empties = 0
+    var empties = 0
     /// Point alignment of numbers as written: widest part before the decimal separator and widest
     /// part from it on (C2).
-    public var integerWidth = 0
-    public var fractionWidth = 0
+    var integerWidth = 0
+    var fractionWidth = 0
     /// The same with the unit taken out (C3).
-    public var strippedIntegerWidth = 0
-    public var strippedFractionWidth = 0
+    var strippedIntegerWidth = 0
+    var strippedFractionWidth = 0
     /// The unit of the first quantity, where it stood, and whether every quantity had it.
-    public var unit: [UInt8]?
-    public var unitBefore = false
-    public var unitConsistent = true
+    var unit: [UInt8]?
+    var unitBefore = false
+    var unitConsistent = true
     /// Set once a cell showed the column can only be text: later cells are only measured.
-    public var settledText = false
+    var settledText = false
     /// The widest run of non-space text (the narrowest a wrapped column can be without breaking words).
-    public var longestWord = 0
+    var longestWord = 0
 
-    public init(name: String) { self.name = name }
+    init(name: String) { self.name = name }
 
     /// Whether every non-null cell is a number (and there is at least one): right-aligned, never cut.
-    public var isNumeric: Bool { values > 0 && numbers == values }
+    var isNumeric: Bool { values > 0 && numbers == values }
 
     /// The column's type (C1).
-    public var kind: CellKind {
+    var kind: CellKind {
         if values == 0 { return .null }
         if isNumeric {
             if integers == values { return .integer }
@@ -52,14 +52,14 @@ public struct ColumnProfile: Sendable, Equatable {
     }
 
     /// The unit every cell carries (C3), as text, when it can move into the heading.
-    public var commonUnit: String? {
+    var commonUnit: String? {
         guard isNumeric, quantities == values, unitConsistent, let unit else { return nil }
         return String(decoding: unit, as: UTF8.self)
     }
 
     /// The width the cells need: numbers aligned on their points, else the widest cell.
     /// - Parameter stripped: whether the unit is taken out of the cells.
-    public func cellWidth(stripped: Bool) -> Int {
+    func cellWidth(stripped: Bool) -> Int {
         guard isNumeric else { return width }
         let numbers = stripped ? strippedIntegerWidth + strippedFractionWidth : integerWidth + fractionWidth
         return max(numbers, nullWidth)
@@ -67,32 +67,32 @@ public struct ColumnProfile: Sendable, Equatable {
 }
 
 /// Looks at each row of the sizing window once and keeps a profile per column (C1, C3, W2).
-public struct ColumnProfiler {
-    public private(set) var profiles: [ColumnProfile] = []
-    public private(set) var rows = 0
+struct ColumnProfiler {
+    private(set) var profiles: [ColumnProfile] = []
+    private(set) var rows = 0
     let measure: DisplayWidth
     /// Whether to measure the longest word of each cell (only wrapping needs it).
     let trackWords: Bool
 
-    public init(columns: [String], measure: DisplayWidth, trackWords: Bool = false) {
+    init(columns: [String], measure: DisplayWidth, trackWords: Bool = false) {
         self.measure = measure
         self.trackWords = trackWords
         profiles = columns.map { ColumnProfile(name: $0) }
     }
 
     /// Adds columns that appeared after the profiler was made.
-    public mutating func sync(columns: [String]) {
+    mutating func sync(columns: [String]) {
         while profiles.count < columns.count { profiles.append(ColumnProfile(name: columns[profiles.count])) }
     }
 
     /// Takes one row into account.
-    public mutating func add(_ record: Record) {
+    mutating func add(_ record: Record) {
         record.withFields { add($0) }
     }
 
     /// Takes one row into account, seen in place.
     /// - Complexity: O(bytes of the row); no allocation.
-    public mutating func add(_ fields: Fields) {
+    mutating func add(_ fields: Fields) {
         rows += 1
         let count = min(fields.count, profiles.count)
         let measure = measure, trackWords = trackWords
@@ -108,7 +108,7 @@ extension ColumnProfiler {
     /// Takes in what another profiler saw of other rows of the same table (the reader thread's
     /// share of the sizing pass). The result types and sizes every column as if one profiler had
     /// seen all the rows, in any order: a column's profile does not depend on the rows' order.
-    public mutating func merge(_ other: ColumnProfiler) {
+    mutating func merge(_ other: ColumnProfiler) {
         rows += other.rows
         for (k, profile) in other.profiles.enumerated() {
             if k == profiles.count { profiles.append(ColumnProfile(name: profile.name)) }

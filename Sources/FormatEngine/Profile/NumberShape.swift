@@ -1,22 +1,22 @@
 /// The parts of a number-like cell: an optional sign, an optional unit or currency before or after,
 /// and the number itself, with where its decimal separator is (C1, C2, C3).
-public struct NumberShape: Sendable, Equatable {
-    public var kind: CellKind
+struct NumberShape: Sendable, Equatable {
+    var kind: CellKind
     /// Byte offset of a sign written before a prefix unit (`-$5`), which moves next to the number
     /// when the unit is taken out; nil otherwise.
-    public var detachedSign: Int?
+    var detachedSign: Int?
     /// The number's bytes (with its own sign when written next to it), without the unit.
-    public var number: Range<Int>
+    var number: Range<Int>
     /// Offset in `number` of the decimal separator, or `number.count` when there is none.
-    public var point: Int
+    var point: Int
     /// The unit's bytes, and whether it stood before the number.
-    public var unit: Range<Int>?
-    public var unitBefore = false
+    var unit: Range<Int>?
+    var unitBefore = false
 
     /// Parses a cell; nil when it is not a number, a percentage or a quantity.
     /// - Complexity: O(bytes).
     @inline(__always)  // the fast path where the cells are: no shape built in memory
-    public static func parse(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {
+    static func parse(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {
         // Fast path for the common forms, `-12` and `12.50`; everything else takes the full parse.
         let n = c.count
         var i = 0

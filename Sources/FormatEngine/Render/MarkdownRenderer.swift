@@ -5,13 +5,13 @@
 /// unless `--width` was given. `--title` is a `###` heading; notes are a paragraph under the table;
 /// a list report is a `####` heading per row with `- **Label:** value` lines; each group is a
 /// `####` heading with its own table and a bold footer row.
-public final class MarkdownRenderer: Renderer {
+final class MarkdownRenderer: Renderer {
     let plan: LayoutPlan
     let out: OutputBuffer
     let measure: DisplayWidth
     /// Whether cells are cut to the plan's widths (only when `--width` was given).
     let cut: Bool
-    public var cutCells = 0
+    var cutCells = 0
     private var columns: [ColumnLayout]
     private var started = false
     private var notes: [String] = []
@@ -20,7 +20,7 @@ public final class MarkdownRenderer: Renderer {
     private var headerPending = false
     private var groupsDrawn = 0
 
-    public init(plan: LayoutPlan, out: OutputBuffer, measure: DisplayWidth, cut: Bool) {
+    init(plan: LayoutPlan, out: OutputBuffer, measure: DisplayWidth, cut: Bool) {
         self.plan = plan
         self.out = out
         self.measure = measure
@@ -39,12 +39,12 @@ public final class MarkdownRenderer: Renderer {
         started = true
     }
 
-    public func title(_ text: String) throws(OutputError) {
+    func title(_ text: String) throws(OutputError) {
         try block()
         try line("### " + Self.heading(text))
     }
 
-    public func beginTable(_ columns: [ColumnLayout], caption: String?) throws(OutputError) {
+    func beginTable(_ columns: [ColumnLayout], caption: String?) throws(OutputError) {
         self.columns = columns
         if let caption {
             try block()
@@ -60,7 +60,7 @@ public final class MarkdownRenderer: Renderer {
         headerPending = false
     }
 
-    public func row(_ fields: Fields) throws(OutputError) {
+    func row(_ fields: Fields) throws(OutputError) {
         if headerPending { try header() }
         try out.write("|")
         for column in columns {
@@ -116,14 +116,14 @@ public final class MarkdownRenderer: Renderer {
         return text
     }
 
-    public func groupHeading(_ text: String) throws(OutputError) {
+    func groupHeading(_ text: String) throws(OutputError) {
         try block()
         try line("#### " + Self.heading(text))
         headerPending = true
         groupsDrawn += 1
     }
 
-    public func groupFooter(_ cells: [String?], label: String) throws(OutputError) {
+    func groupFooter(_ cells: [String?], label: String) throws(OutputError) {
         guard cells.contains(where: { $0 != nil }) else { return }
         var text = "|"
         for (k, cell) in cells.enumerated() {
@@ -133,13 +133,13 @@ public final class MarkdownRenderer: Renderer {
         try line(text)
     }
 
-    public func endTable() throws(OutputError) {
+    func endTable() throws(OutputError) {
         // A table with no rows still shows its headings (E4).
         if headerPending && groupsDrawn == 0 { try header() }
         headerPending = false
     }
 
-    public func block(_ fields: Fields) throws(OutputError) {
+    func block(_ fields: Fields) throws(OutputError) {
         guard let first = plan.columns.first else { return }
         try block()
         let title = value(fields, first, cut: false)
@@ -159,14 +159,14 @@ public final class MarkdownRenderer: Renderer {
         }
     }
 
-    public func note(_ text: String) throws(OutputError) {
+    func note(_ text: String) throws(OutputError) {
         try block()
         try line(Self.paragraph(text))
     }
 
-    public func finish() throws(OutputError) { try out.flush() }
+    func finish() throws(OutputError) { try out.flush() }
 
-    public func continuation(into out: OutputBuffer) -> any Renderer {
+    func continuation(into out: OutputBuffer) -> any Renderer {
         let next = MarkdownRenderer(plan: plan, out: out, measure: measure, cut: cut)
         next.columns = columns
         next.started = started
@@ -175,7 +175,7 @@ public final class MarkdownRenderer: Renderer {
         return next
     }
 
-    public func resume(atRow row: Int) {
+    func resume(atRow row: Int) {
         if row > 0 {
             started = true
             headerPending = false

@@ -14,9 +14,13 @@ public protocol OutputSink: AnyObject {
 
 /// Collects output in memory.
 public final class MemorySink: OutputSink {
+    /// Everything written so far.
     public private(set) var bytes: [UInt8] = []
+    /// An empty sink.
     public init() {}
+    /// Appends `bytes`.
     public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) { self.bytes.append(contentsOf: bytes) }
+    /// Everything written so far, as text.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
     /// The bytes collected so far, leaving the sink empty.
     public func take() -> [UInt8] {
@@ -34,6 +38,7 @@ public final class OutputBuffer {
     private var pendingSpaces = 0
     private let sink: any OutputSink
 
+    /// A buffer of `capacity` bytes in front of `sink`; `flush()` writes what it holds.
     public init(_ sink: any OutputSink, capacity: Int = 1 << 16) {
         self.sink = sink
         self.capacity = max(64, capacity)
@@ -45,7 +50,7 @@ public final class OutputBuffer {
 
     /// Writes bytes (after any held-back spaces).
     @inline(__always)
-    public func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(OutputError) {
+    func write(_ bytes: UnsafeBufferPointer<UInt8>) throws(OutputError) {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return }
         let spaces = pendingSpaces
         let end = count &+ spaces &+ bytes.count

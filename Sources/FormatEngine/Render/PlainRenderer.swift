@@ -6,7 +6,7 @@
 /// With ANSI: headings and titles bold, rules, borders and empty cells dim, zebra rows on a
 /// background, and every line ends with a reset so line-based tools stay sane. Plain output never
 /// contains an escape sequence: cells' own control characters are always shown escaped (O5).
-public final class PlainRenderer: Renderer {
+final class PlainRenderer: Renderer {
     let plan: LayoutPlan
     let out: OutputBuffer
     let measure: DisplayWidth
@@ -14,7 +14,7 @@ public final class PlainRenderer: Renderer {
     let ansi: Bool
     let zebra: Bool
     /// Cells that had to be cut (wider than their column).
-    public var cutCells = 0
+    var cutCells = 0
     let nullLine: TextLine
     /// The columns of the table being drawn, and what the row loop needs of them.
     var columns: [ColumnLayout] {
@@ -45,7 +45,7 @@ public final class PlainRenderer: Renderer {
     static let bold = "\u{1B}[1m", dim = "\u{1B}[2m", normal = "\u{1B}[22m", reset = "\u{1B}[0m"
     static let stripe = "\u{1B}[48;5;236m"
 
-    public init(plan: LayoutPlan, out: OutputBuffer, measure: DisplayWidth, style: TableStyle = .rule, ansi: Bool = false, zebra: Bool = false) {
+    init(plan: LayoutPlan, out: OutputBuffer, measure: DisplayWidth, style: TableStyle = .rule, ansi: Bool = false, zebra: Bool = false) {
         self.plan = plan
         self.out = out
         self.measure = measure
@@ -142,7 +142,7 @@ public final class PlainRenderer: Renderer {
 
     // MARK: - Renderer
 
-    public func title(_ text: String) throws(OutputError) {
+    func title(_ text: String) throws(OutputError) {
         for line in measure.fit(text, width: plan.containerWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis) {
             try styled(line.text, Self.bold)
             try endLine()
@@ -150,7 +150,7 @@ public final class PlainRenderer: Renderer {
         started = true
     }
 
-    public func beginTable(_ columns: [ColumnLayout], caption: String?) throws(OutputError) {
+    func beginTable(_ columns: [ColumnLayout], caption: String?) throws(OutputError) {
         self.columns = columns
         rowsDrawn = 0
         if let caption {
@@ -179,7 +179,7 @@ public final class PlainRenderer: Renderer {
         if style == .rule { try rule(columns.map { _ in true }) }
     }
 
-    public func row(_ fields: Fields) throws(OutputError) {
+    func row(_ fields: Fields) throws(OutputError) {
         try separatorBeforeCells()
         let striped = zebra && rowsDrawn % 2 == 1
         rowsDrawn += 1
@@ -225,11 +225,11 @@ public final class PlainRenderer: Renderer {
         try lineEnd()
     }
 
-    public func endTable() throws(OutputError) {
+    func endTable() throws(OutputError) {
         if style.hasBorders { try border(.bottom, above: lastLine != .spanning, below: false) }
     }
 
-    public func groupHeading(_ text: String) throws(OutputError) {
+    func groupHeading(_ text: String) throws(OutputError) {
         let visible = Sanitize.visible(text)
         if style.hasBorders && plan.mode != .list {  // a list report has no borders to join
             if lastLine != .spanning { try border(.middle, above: true, below: false) }
@@ -253,7 +253,7 @@ public final class PlainRenderer: Renderer {
         rowsDrawn = 0
     }
 
-    public func groupFooter(_ cells: [String?], label: String) throws(OutputError) {
+    func groupFooter(_ cells: [String?], label: String) throws(OutputError) {
         guard cells.contains(where: { $0 != nil }) else { return }
         if style.hasBorders {
             try separatorBeforeCells()
@@ -276,7 +276,7 @@ public final class PlainRenderer: Renderer {
         try lineEnd()
     }
 
-    public func note(_ text: String) throws(OutputError) {
+    func note(_ text: String) throws(OutputError) {
         // Notes wrap to the container like everything else (W1); nothing in them is cut.
         // A line break inside (a heading's) shows as ↵: a note breaks lines only for the width.
         for line in measure.fit(Sanitize.visible(text), width: plan.containerWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis) {
@@ -285,9 +285,9 @@ public final class PlainRenderer: Renderer {
         }
     }
 
-    public func finish() throws(OutputError) { try out.flush() }
+    func finish() throws(OutputError) { try out.flush() }
 
-    public func continuation(into out: OutputBuffer) -> any Renderer {
+    func continuation(into out: OutputBuffer) -> any Renderer {
         let next = PlainRenderer(plan: plan, out: out, measure: measure, style: style, ansi: ansi, zebra: zebra)
         next.columns = columns
         next.started = started
@@ -295,7 +295,7 @@ public final class PlainRenderer: Renderer {
         return next
     }
 
-    public func resume(atRow row: Int) {
+    func resume(atRow row: Int) {
         rowsDrawn = row
         if row > 0 {
             started = true
@@ -305,7 +305,7 @@ public final class PlainRenderer: Renderer {
 
     // MARK: - List report (W8)
 
-    public func block(_ fields: Fields) throws(OutputError) {
+    func block(_ fields: Fields) throws(OutputError) {
         if started { try endLine() }
         started = true
         let shown = plan.columns

@@ -1,6 +1,6 @@
 /// Draws a plan in one output format. Every layout (table, list report, pages, groups) is a
 /// sequence of these calls, so every format draws every layout (O1, W7–W14).
-public protocol Renderer: AnyObject {
+protocol Renderer: AnyObject {
     /// Cells that had to be cut to fit (a table's text wider than its column).
     var cutCells: Int { get set }
     /// `--title`, before everything (W14).
@@ -32,8 +32,8 @@ public protocol Renderer: AnyObject {
 }
 
 /// Makes the renderer for the options' format.
-public enum Renderers {
-    public static func make(_ plan: LayoutPlan, options: FormatOptions, out: OutputBuffer) -> any Renderer {
+enum Renderers {
+    static func make(_ plan: LayoutPlan, options: FormatOptions, out: OutputBuffer) -> any Renderer {
         let measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
         switch options.format {
         case .markdown:

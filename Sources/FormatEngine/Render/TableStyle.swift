@@ -13,6 +13,7 @@ public enum TableStyle: String, Sendable, CaseIterable {
     public var gap: Int { hasBorders ? 3 : 2 }
     /// Columns taken by the left and right borders together.
     public var edges: Int { hasBorders ? 4 : 0 }
+    /// Whether the style draws borders around the table (`box`, `ascii`).
     public var hasBorders: Bool { self == .box || self == .ascii }
 
     /// Text before the first column, between columns, after the last.

@@ -54,13 +54,13 @@ public struct DisplayWidth: Sendable {
     /// - Parameter utf8: UTF-8 bytes, normally already valid.
     /// - Returns: The display width in columns.
     /// - Complexity: O(n), without allocating; O(log t) table search per non-ASCII scalar.
-    public func width(utf8: UnsafeBufferPointer<UInt8>) -> Int {
+    func width(utf8: UnsafeBufferPointer<UInt8>) -> Int {
         var escapes = false
         return width(utf8: utf8, escapes: &escapes)
     }
 
     /// The width, and whether any scalar is a control that prints as an escape (one scan for both).
-    public func width(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
+    func width(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
         Self.printableASCIIWidth(utf8) ?? nonASCIIWidth(utf8: utf8, escapes: &escapes)
     }
 
@@ -187,7 +187,7 @@ public struct DisplayWidth: Sendable {
     /// nil when any byte is something else. Eight bytes at a time; the common cell's whole check.
     /// - Complexity: O(bytes), no allocation.
     @inline(__always)
-    public static func printableASCIIWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+    static func printableASCIIWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         let count = utf8.count
         guard let base = utf8.baseAddress, count > 0 else { return 0 }
         let raw = UnsafeRawPointer(base)

@@ -164,7 +164,7 @@ public enum Sanitize {
     /// - Parameter utf8: UTF-8 bytes.
     /// - Returns: Whether `visible` would change the text (a ◌ before a leading mark included).
     /// - Complexity: O(n), eight bytes at a time while none is suspicious; never allocates.
-    public static func needsEscaping(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    static func needsEscaping(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = utf8.count
         guard let base = utf8.baseAddress, count > 0 else { return false }
         if base[0] >= 0xCC && DisplayWidth.needsMarkBase(utf8) { return true }  // the first byte of U+0300 and up

@@ -464,7 +464,7 @@ extension DisplayWidth {
     /// boundaries. The result is the same as `fit` of the whole text whenever the piece read is
     /// wider than the lines can hold; otherwise the whole text is used.
     /// - Complexity: O(min(n, readLimit)) beyond the measuring the caller did.
-    public func fit(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
+    func fit(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
         let lines = max(1, maxLines)
         let limit = Self.readLimit(width: max(1, width), lines: lines)
         if maxLines < Int.max / 64, width > 0, cell.count > 2 &* limit {
@@ -489,7 +489,7 @@ extension DisplayWidth {
     /// each piece ending after a line feed or, failing that, a space (or at a scalar boundary),
     /// so memory stays bounded whatever the cell's size. A line at the end of a piece may then
     /// end before the width; no character is lost or changed.
-    public func forEachWrappedLine(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, pieceBytes: Int = 1 << 16,
+    func forEachWrappedLine(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, pieceBytes: Int = 1 << 16,
                                    _ body: (TextLine) throws(OutputError) -> Void) throws(OutputError) {
         guard cell.count > pieceBytes else {
             for line in fit(String(decoding: cell, as: UTF8.self), width: width, maxLines: Int.max, ellipsis: .end) { try body(line) }

@@ -8,6 +8,7 @@ public enum ColumnReference: Sendable, Equatable, CustomStringConvertible {
         if let n = Int(text), n > 0 { self = .number(n) } else { self = .name(text) }
     }
 
+    /// The reference as written: a name or a number.
     public var description: String {
         switch self {
         case .name(let name): return name
@@ -56,11 +57,14 @@ public enum ColumnReference: Sendable, Equatable, CustomStringConvertible {
 
 /// A column reference that matches no column: exit 64 (W9).
 public struct SelectionError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The reference as the user wrote it.
     public var reference: String
+    /// The input's columns, to list in the message.
     public var columns: [String]
     /// What is wrong, when it is not a name that matches nothing.
     public var problem: String?
 
+    /// An error for `reference` among `columns`; `problem` replaces the default message.
     public init(reference: String, columns: [String], problem: String? = nil) {
         self.reference = reference
         self.columns = columns
@@ -75,6 +79,7 @@ public struct SelectionError: Error, Sendable, Equatable, CustomStringConvertibl
                               problem: "'\(reference)' matches \(matches.count) columns: \(listed)\(more); name one by its number")
     }
 
+    /// The message: what is wrong, with the columns listed.
     public var description: String {
         if let problem { return problem }
         let listed = columns.prefix(30).joined(separator: ", ") + (columns.count > 30 ? ", … (\(columns.count) in all)" : "")
@@ -106,6 +111,7 @@ public struct ColumnSelection: Sendable, Equatable, ExpressibleByArrayLiteral {
             self = .column(ColumnReference(text))
         }
 
+        /// The item as written (`2-5`, `notes`).
         public var description: String {
             switch self {
             case .column(let reference): return reference.description
@@ -142,6 +148,7 @@ public struct ColumnSelection: Sendable, Equatable, ExpressibleByArrayLiteral {
         excluded = excluding + items.filter { $0.hasPrefix("!") }.map { Item(String($0.dropFirst())) }
     }
 
+    /// The columns named, in this order.
     public init(arrayLiteral elements: ColumnReference...) {
         included = elements.map(Item.column)
         excluded = []

@@ -1,6 +1,8 @@
 /// One `--sort` key: a column, ascending or (`-COL`) descending (W11).
 public struct SortKey: Sendable, Equatable {
+    /// The column sorted by.
     public var column: ColumnReference
+    /// Largest first (`-COL`).
     public var descending: Bool
 
     /// Parses `price` or `-price`.
@@ -16,7 +18,7 @@ public struct SortKey: Sendable, Equatable {
 }
 
 /// Orders and groups rows that are all held in memory (W11, W12).
-public enum RowOrder {
+enum RowOrder {
     /// A cell's value for comparing: numbers by value, dates by their ISO text, text by Unicode order.
     enum Value: Comparable {
         case number(Double)
@@ -28,7 +30,7 @@ public enum RowOrder {
     ///   - keys: column indexes with their direction.
     ///   - numeric: per column, whether it is numeric (compared by value).
     /// - Complexity: O(n log n) comparisons; each key's values are computed once per row.
-    public static func sort(_ rows: inout [Record], keys: [(index: Int, descending: Bool)], numeric: [Bool]) {
+    static func sort(_ rows: inout [Record], keys: [(index: Int, descending: Bool)], numeric: [Bool]) {
         let values: [[Value?]] = rows.map { row in
             keys.map { key in value(row, key.index, numeric: key.index < numeric.count && numeric[key.index]) }
         }
@@ -62,7 +64,7 @@ public enum RowOrder {
 
     /// Splits rows into groups by a column's text, in first-seen order.
     /// - Returns: the groups as (value, row indexes).
-    public static func groups(_ rows: [Record], by index: Int) -> [(value: String, rows: [Int])] {
+    static func groups(_ rows: [Record], by index: Int) -> [(value: String, rows: [Int])] {
         var order: [String] = []
         var members: [String: [Int]] = [:]
         for (k, row) in rows.enumerated() {
@@ -75,9 +77,9 @@ public enum RowOrder {
 }
 
 /// Reading numbers' values, and adding them up exactly (W11, W12).
-public enum NumberValue {
+enum NumberValue {
     /// The value of a number-like cell (unit and grouping ignored, decimal comma understood).
-    public static func of(_ cell: UnsafeBufferPointer<UInt8>) -> Double? {
+    static func of(_ cell: UnsafeBufferPointer<UInt8>) -> Double? {
         guard let shape = NumberShape.parse(cell) else { return nil }
         var text = ""
         if let sign = shape.detachedSign { text.append(Character(Unicode.Scalar(cell[sign]))) }
@@ -93,12 +95,12 @@ public enum NumberValue {
     }
 
     /// A group's total (W12): the digits to show, and whether they are exact.
-    public struct Sum: Sendable, Equatable {
-        public var text: String
+    struct Sum: Sendable, Equatable {
+        var text: String
         /// False only when the addends span more digits than `ExactDecimal.limit` (`1e300` and
         /// `1e-300`): then digits below that span are dropped, the sum is rounded to 17
         /// significant digits, and the footer says so.
-        public var exact: Bool
+        var exact: Bool
     }
 
     /// Adds numbers given as text exactly, in decimal: every digit of every addend counts, whatever
@@ -107,7 +109,7 @@ public enum NumberValue {
     /// - Returns: the sum written with as many decimals as the most precise addend (`1.50 + 2` is
     ///   `3.50`, `1e-3 + 1e-3` is `0.002`); nil when there is nothing to add, or a cell is text or
     ///   a percentage.
-    public static func sum(_ cells: [[UInt8]]) -> Sum? {
+    static func sum(_ cells: [[UInt8]]) -> Sum? {
         var terms: [ExactDecimal] = []
         terms.reserveCapacity(cells.count)
         for cell in cells {
