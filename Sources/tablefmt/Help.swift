@@ -15,7 +15,7 @@ enum Help {
         ("tablefmt -w 60 --wrap 2 notes.csv", "long text on two lines instead of one"),
         ("tablefmt -w 40 --list-report results.csv", "a narrow CI log: one block per row"),
         ("tablefmt --sort -qty --limit 10 s.csv", "the ten largest orders"),
-        ("tablefmt --columns 1,3-5,!notes s.csv", "columns by number and range, one left out"),
+        ("tablefmt --columns '1,3-5,!notes' s.csv", "columns by number and range, one left out (quoted: ! is special to bash)"),
         ("tablefmt --group-by region s.csv", "a section per region, with sums"),
         ("tablefmt -f markdown r.json >> \"$GITHUB_STEP_SUMMARY\"", "a Markdown table for a CI summary"),
     ]
