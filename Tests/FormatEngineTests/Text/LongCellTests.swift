@@ -74,10 +74,12 @@ struct LongCellTests {
         #expect(table.status == 0)
         #expect(table.out.split(separator: "\n")[2].hasSuffix("…"))
         // The record holds the cell (a 32 MiB block); nothing else holds a copy of it.
-        #expect(peak(table) > 0 && peak(table) < ReliabilityKit.memoryBound(mebibytes: 60), "peak \(peak(table)) KiB")
+        // Under AddressSanitizer freed memory waits in its quarantine (256 MB): no bound to hold there.
+        let bounded = !ReliabilityKit.sanitized
+        #expect(peak(table) > 0 && (!bounded || peak(table) < ReliabilityKit.memoryBound(mebibytes: 60)), "peak \(peak(table)) KiB")
         let list = try runTool(["-f", "%M", TestPaths.binary.path, "-w", "40", "--list-report", url.path], program: time)
         #expect(list.status == 0)
-        #expect(peak(list) > 0 && peak(list) < ReliabilityKit.memoryBound(mebibytes: 60), "peak \(peak(list)) KiB")
+        #expect(peak(list) > 0 && (!bounded || peak(list) < ReliabilityKit.memoryBound(mebibytes: 60)), "peak \(peak(list)) KiB")
         #expect(list.out.components(separatedBy: "word").count - 1 == 6_000_000)
     }
 }
