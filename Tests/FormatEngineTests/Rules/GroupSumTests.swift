@@ -20,15 +20,19 @@ struct GroupSumTests {
         let negative = random.below(3) == 0
         let magnitude = Decimal(mantissa)
         func digits(_ n: Int64) -> String { String(n) }
+        /// `n` with `decimals` of its digits after the separator (`1234`, 2 → `12.34`; 5, 2 → `0.05`).
+        func pointed(_ n: Int64, decimals: Int, separator: Character) -> String {
+            var text = digits(n)
+            guard decimals > 0 else { return text }
+            if text.count <= decimals { text = String(repeating: "0", count: decimals - text.count + 1) + text }
+            text.insert(separator, at: text.index(text.endIndex, offsetBy: -decimals))
+            return text
+        }
         switch family {
         case 0:  // plain integers and decimals: 12, -3.25, +7
             let decimals = random.below(5)
             let value = magnitude / pow(Decimal(10), decimals)
-            var text = digits(mantissa)
-            if decimals > 0 {
-                if text.count <= decimals { text = String(repeating: "0", count: decimals - text.count + 1) + text }
-                text.insert(".", at: text.index(text.endIndex, offsetBy: -decimals))
-            }
+            let text = pointed(mantissa, decimals: decimals, separator: ".")
             let sign = negative ? "-" : (random.below(6) == 0 ? "+" : "")
             return Written(value: negative ? -value : value, text: sign + text, decimals: decimals)
         case 1:  // exponents: 1.25e3, 4E-5, -7e+2
@@ -55,28 +59,18 @@ struct GroupSumTests {
             return Written(value: negative ? -exact : exact, text: (negative ? "-" : "") + String(grouped.reversed()) + shown, decimals: decimals)
         case 3:  // a decimal comma: 12,5 or 3,25 (never three decimals, which would be a group)
             let decimals = [1, 2, 4][random.below(3)]
-            var text = digits(mantissa)
-            if text.count <= decimals { text = String(repeating: "0", count: decimals - text.count + 1) + text }
-            text.insert(",", at: text.index(text.endIndex, offsetBy: -decimals))
+            let text = pointed(mantissa, decimals: decimals, separator: ",")
             let value = magnitude / pow(Decimal(10), decimals)
             return Written(value: negative ? -value : value, text: (negative ? "-" : "") + text, decimals: decimals)
         case 4:  // currency before: $12.50, -$5, $-5
             let decimals = random.below(3)
-            var text = digits(mantissa)
-            if decimals > 0 {
-                if text.count <= decimals { text = String(repeating: "0", count: decimals - text.count + 1) + text }
-                text.insert(".", at: text.index(text.endIndex, offsetBy: -decimals))
-            }
+            let text = pointed(mantissa, decimals: decimals, separator: ".")
             let value = magnitude / pow(Decimal(10), decimals)
             let written = negative ? (random.below(2) == 0 ? "-$" + text : "$-" + text) : "$" + text
             return Written(value: negative ? -value : value, text: written, decimals: decimals)
         default:  // a unit after: 12 kg, -3.5 kg
             let decimals = random.below(3)
-            var text = digits(mantissa)
-            if decimals > 0 {
-                if text.count <= decimals { text = String(repeating: "0", count: decimals - text.count + 1) + text }
-                text.insert(".", at: text.index(text.endIndex, offsetBy: -decimals))
-            }
+            let text = pointed(mantissa, decimals: decimals, separator: ".")
             let value = magnitude / pow(Decimal(10), decimals)
             return Written(value: negative ? -value : value, text: (negative ? "-" : "") + text + " kg", decimals: decimals)
         }
