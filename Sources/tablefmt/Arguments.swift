@@ -40,23 +40,11 @@ struct OptionSpec: Sendable {
     let group: String
     let help: String
     /// The values an enumerated option takes (for completions), empty when any value goes.
-    let choices: [String]
+    var choices: [String] = []
     /// The option's line in `-h`'s short usage; nil leaves it out there.
-    let brief: String?
+    var brief: String? = nil
     /// Sets the option; a flag is given the name it was spelled with (`-h` or `--help`).
     let apply: @Sendable (inout Invocation, String) throws(UsageError) -> Void
-
-    init(long: String, short: Character?, value: String?, group: String, help: String, choices: [String] = [], brief: String? = nil,
-         apply: @escaping @Sendable (inout Invocation, String) throws(UsageError) -> Void) {
-        self.long = long
-        self.short = short
-        self.value = value
-        self.group = group
-        self.help = help
-        self.choices = choices
-        self.brief = brief
-        self.apply = apply
-    }
 
     /// `-w, --width N` as help and the man page show it.
     var synopsis: String {

@@ -30,17 +30,15 @@ public enum Heading {
     /// The names, among `names`, that end in a statistic word with a sibling: another name with
     /// the same words before it and another statistic word at its end (`temp_min`, `temp_max`).
     public static func statistics(among names: [String]) -> Set<String> {
-        var stems: [String: Set<String>] = [:]
-        for name in names {
+        // Each name once: its stem and its statistic word, when it ends in one.
+        let ends: [(name: String, stem: String, word: String)] = names.compactMap { name in
             let words = split(Substring(name)).map { $0.lowercased() }
-            guard words.count >= 2, let last = words.last, statisticWords.contains(last) else { continue }
-            stems[words.dropLast().joined(separator: " "), default: []].insert(last)
+            guard words.count >= 2, let last = words.last, statisticWords.contains(last) else { return nil }
+            return (name, words.dropLast().joined(separator: " "), last)
         }
-        return Set(names.filter { name in
-            let words = split(Substring(name)).map { $0.lowercased() }
-            guard words.count >= 2, let last = words.last, statisticWords.contains(last) else { return false }
-            return (stems[words.dropLast().joined(separator: " ")]?.count ?? 0) >= 2
-        })
+        var stems: [String: Set<String>] = [:]
+        for end in ends { stems[end.stem, default: []].insert(end.word) }
+        return Set(ends.filter { (stems[$0.stem]?.count ?? 0) >= 2 }.map(\.name))
     }
 
     /// The heading for a column name.

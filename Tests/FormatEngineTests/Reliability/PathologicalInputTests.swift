@@ -142,7 +142,7 @@ extension Reliability {
 
         // MARK: - Files of one character
 
-        @Test("I2, I6: a file of only delimiters is a table of empty cells under Column N headings")
+        @Test("I2, I6, W5: a file of only delimiters is a table of empty cells under Column N headings; the note names 50 columns left out and counts the rest")
         func onlyDelimiters() throws {
             let small = try run(Array(",,,\n,,,\n".utf8), ["-w", "0"])
             #expect(small.status == 0)
