@@ -8,6 +8,8 @@ public struct RunResult: Sendable {
     public var usageError: String?
     /// The layout's reasons, when `explainLayout` is on.
     public var explanation: [String] = []
+    /// The output was a table with every column in it (the view's `auto` asks, V1).
+    package var wholeTable = false
 }
 
 /// The one public entry: options + input + sink → the whole pipeline.
@@ -101,17 +103,14 @@ public enum TableFormatter {
         }
 
         // Step 2: transform.
-        let selection: [Int]?
-        var sortKeys: [(index: Int, descending: Bool)] = []
-        var groupIndex: Int?
+        let transforms: Transforms
         do {
-            selection = try options.columns.map { columns throws(SelectionError) in try columns.resolve(in: table.columns) }
-            for key in options.sort { sortKeys.append((try key.column.resolve(in: table.columns), key.descending)) }
-            groupIndex = try options.groupBy.map { ref throws(SelectionError) in try ref.resolve(in: table.columns) }
+            transforms = try Transforms(options, columns: table.columns)
         } catch {
             result.usageError = error.description
             return result
         }
+        let (selection, sortKeys, groupIndex) = (transforms.selection, transforms.sortKeys, transforms.groupIndex)
         var groups: [(value: String, rows: [Int])] = []
         if holdAll {
             if !sortKeys.isEmpty {
@@ -159,6 +158,7 @@ public enum TableFormatter {
         if rows == 0 && options.layout == .auto { planOptions.layout = .table }
         let plan = Layout.plan(profiler.profiles, selection: selection, options: planOptions)
         if options.explainLayout { result.explanation = plan.explanation }
+        result.wholeTable = plan.mode == .table && plan.omitted.isEmpty
         let renderer = Renderers.make(plan, options: options, out: out)
         if let title = options.title { try renderer.title(title) }
 
@@ -219,7 +219,31 @@ public enum TableFormatter {
     }
 
     /// How long a pipe's writer may pause before the rows that came are sized and shown (P4).
-    static let windowPause = 200
+    package static let windowPause = 200
+
+    /// `--columns`, `--sort` and `--group-by` resolved against the input's columns (W9–W12).
+    struct Transforms {
+        var selection: [Int]?
+        var sortKeys: [(index: Int, descending: Bool)] = []
+        var groupIndex: Int?
+
+        /// - Throws: `SelectionError` for a name that matches no column, or several (exit 64).
+        init(_ options: FormatOptions, columns: [String]) throws(SelectionError) {
+            selection = try options.columns.map { selection throws(SelectionError) in try selection.resolve(in: columns) }
+            for key in options.sort { sortKeys.append((try key.column.resolve(in: columns), key.descending)) }
+            groupIndex = try options.groupBy.map { ref throws(SelectionError) in try ref.resolve(in: columns) }
+        }
+    }
+
+    /// Why `options` cannot be applied to these columns (a usage error, exit 64), if it cannot.
+    package static func columnProblem(_ options: FormatOptions, columns: [String]) -> String? {
+        do {
+            _ = try Transforms(options, columns: columns)
+            return nil
+        } catch {
+            return error.description
+        }
+    }
 
     /// A group total as its footer shows it: `≈` before one that is rounded (W12).
     static func footerText(_ sum: NumberValue.Sum) -> String { sum.exact ? sum.text : "≈" + sum.text }

@@ -21,6 +21,13 @@ struct Invocation {
     var showVersion = false
     /// `--generate KIND`: print a man page or a completion script instead of a table.
     var generate: Generated?
+    /// `--view` as given (nil: `TABLEFMT_VIEW`, else auto).
+    var view: ViewWhen?
+}
+
+/// When the live view opens (V1).
+enum ViewWhen: String, CaseIterable {
+    case auto, always, never
 }
 
 enum HelpKind { case short, full }
@@ -212,6 +219,12 @@ enum Arguments {
         OptionSpec(long: "zebra", short: nil, value: nil, group: "Output",
                    help: "alternate rows on a background (ansi)") { inv, _ in
             inv.options.zebra = true
+        },
+        OptionSpec(long: "view", short: nil, value: "WHEN", group: "Output",
+                   help: "auto, always or never: open the table as a live view in the terminal (scroll, sort, search, select; ? lists the keys). auto (or TABLEFMT_VIEW): when standard output is a terminal and the table does not fit the screen. always with standard output redirected draws on the terminal and writes the selected rows as CSV",
+                   choices: ["auto", "always", "never"], brief: "auto|always|never: the live view (? lists its keys)") { inv, v throws(UsageError) in
+            guard let mode = ViewWhen(rawValue: v) else { throw invalid("--view", v, "auto, always, never") }
+            inv.view = mode
         },
         OptionSpec(long: "help", short: "h", value: nil, group: "Other",
                    help: "-h: a short usage; --help: every option") { inv, name in

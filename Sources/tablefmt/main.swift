@@ -31,6 +31,19 @@ func runTool() -> Int32 {
     }
 
     let files = invocation.files.isEmpty ? ["-"] : invocation.files
+    let when: ViewWhen
+    do { when = try viewWhen(invocation) } catch {
+        printError("tablefmt: \(error.message)")
+        return 64
+    }
+    if when == .always && files.count > 1 {
+        printError("tablefmt: --view always shows one input; name one file")
+        printError("try 'tablefmt --help'")
+        return 64
+    }
+    if files.count == 1 && (when == .always || (when == .auto && autoMayView(invocation, options))) {
+        return viewOrPrint(files[0], options, when, color: viewColors(invocation), sink)
+    }
     guard files.count > 1 else { return formatOne(files[0], options, sink) }
     // I9: one table per file, each titled by its name; a bad file is reported and the rest still
     // print; the exit status is the worst (highest) one.
@@ -97,6 +110,12 @@ func formatOne(_ file: String, _ options: FormatOptions, _ sink: any OutputSink,
         printError("tablefmt: \(error)")
         return 70
     }
+    return report(result)
+}
+
+/// Says on standard error what a run found (a usage error, the layout's reasons, warnings, the
+/// data error) and gives its exit status.
+func report(_ result: RunResult) -> Int32 {
     if let usage = result.usageError {
         printError("tablefmt: \(usage)")
         printError("try 'tablefmt --help'")
@@ -133,6 +152,15 @@ func outputFormat(_ invocation: Invocation) -> OutputFormat {
     if set("NO_COLOR") != nil { return .plain }
     if set("TERM") == "dumb" { return .plain }
     return Terminal.isTerminal(1) ? .ansi : .plain
+}
+
+/// V3: whether the view may use colours: not with `--color never`, `NO_COLOR` or a dumb terminal
+/// (then the current row is in reverse video); `-f` does not matter, the view draws on the terminal.
+func viewColors(_ invocation: Invocation) -> Bool {
+    if invocation.color == "never" { return false }
+    if invocation.color == "always" { return true }
+    if let value = getenv("NO_COLOR"), value.pointee != 0 { return false }
+    return getenv("TERM").map { String(cString: $0) } != "dumb"
 }
 
 /// W1: `--width`, else the terminal's width, else `$COLUMNS`, else unlimited. 0 is unlimited.

@@ -34,32 +34,38 @@ enum RowOrder {
         let values: [[Value?]] = rows.map { row in
             keys.map { key in value(row, key.index, numeric: key.index < numeric.count && numeric[key.index]) }
         }
+        let descending = keys.map(\.descending)
         var order = Array(rows.indices)
-        order.sort { a, b in
-            for (k, key) in keys.enumerated() {
-                switch (values[a][k], values[b][k]) {
-                case (nil, nil): continue
-                case (nil, _): return false  // empties last
-                case (_, nil): return true
-                case let (x?, y?):
-                    if x == y { continue }
-                    return key.descending ? y < x : x < y
-                }
-            }
-            return a < b  // stable
-        }
+        order.sort { a, b in precedes(values[a], a, values[b], b, descending: descending) }
         rows = order.map { rows[$0] }
     }
 
     static func value(_ row: Record, _ index: Int, numeric: Bool) -> Value? {
-        guard index < row.count else { return nil }
-        let range = row.range(of: index)
-        if range.isEmpty { return nil }
-        if numeric, let number = row.bytes.withUnsafeBufferPointer({ NumberValue.of(UnsafeBufferPointer(rebasing: $0[range])) }) {
-            return .number(number)
+        row.withFields { value($0, index, numeric: numeric) }
+    }
+
+    /// A cell's sort value: nil for an empty or null-like cell (sorted last).
+    static func value(_ fields: Fields, _ index: Int, numeric: Bool) -> Value? {
+        let cell = fields[index]
+        if cell.isEmpty { return nil }
+        if numeric, let number = NumberValue.of(cell) { return .number(number) }
+        return CellKind.isNullWord(cell) ? nil : .text(String(decoding: cell, as: UTF8.self))
+    }
+
+    /// Whether the row with sort values `a` (and number `ai`) goes before the one with `b`: by each
+    /// key in turn, empties last whatever the direction, then by row number (stable, W11).
+    static func precedes(_ a: [Value?], _ ai: Int, _ b: [Value?], _ bi: Int, descending: [Bool]) -> Bool {
+        for k in 0..<descending.count {
+            switch (a[k], b[k]) {
+            case (nil, nil): continue
+            case (nil, _): return false  // empties last
+            case (_, nil): return true
+            case let (x?, y?):
+                if x == y { continue }
+                return descending[k] ? y < x : x < y
+            }
         }
-        let isNull = row.bytes.withUnsafeBufferPointer { CellKind.isNullWord(UnsafeBufferPointer(rebasing: $0[range])) }
-        return isNull ? nil : .text(row.string(at: index))
+        return ai < bi
     }
 
     /// Splits rows into groups by a column's text, in first-seen order.

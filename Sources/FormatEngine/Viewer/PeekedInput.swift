@@ -1,0 +1,58 @@
+/// An input whose first bytes were read ahead, to decide whether a table fits the screen before
+/// anything is drawn (V1), then handed on whole: the bytes read, then the rest of the stream.
+package final class PeekedInput: InputProvider {
+    package let name: String
+    package let path: String?
+    /// The bytes read ahead.
+    package let head: [UInt8]
+    /// Whether `head` is the whole input.
+    package let ended: Bool
+    /// Whether the writer paused before `head` filled (a pipe fed slowly, `tail -f`).
+    package let paused: Bool
+    private let rest: (any ByteSource)?
+    private var opened = false
+
+    /// Reads `input` ahead, up to `limit` bytes, stopping early when a pipe's writer pauses for
+    /// `pause` milliseconds.
+    package init(_ input: some InputProvider, limit: Int, pause: Int) throws(InputError) {
+        name = input.name
+        path = input.path
+        let source = try input.open()
+        var head: [UInt8] = []
+        var ended = false
+        var paused = false
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        defer { buffer.deallocate() }
+        while head.count < limit {
+            if !source.isReady && !source.waitUntilReady(milliseconds: pause) {
+                paused = true
+                break
+            }
+            let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, limit - head.count)]))
+            if n == 0 {
+                ended = true
+                break
+            }
+            head.append(contentsOf: buffer[0..<n])
+        }
+        self.head = head
+        self.ended = ended
+        self.paused = paused
+        rest = ended ? nil : source
+    }
+
+    /// Whole in memory, it can be read again; otherwise once.
+    package var isRereadable: Bool { ended }
+
+    /// Lines read ahead (line breaks in `head`).
+    package var lines: Int { head.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) } }
+
+    package func open() throws(InputError) -> any ByteSource {
+        if let rest {
+            guard !opened else { throw InputError(.readFailed, "cannot read again", source: name) }
+            opened = true
+            return PrefixedSource(head, then: rest)
+        }
+        return MemorySource(head)
+    }
+}

@@ -1,0 +1,187 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The rows a view moves through, by row number (0 is the first data row): held in memory
+/// (tests, and small inputs), or spooled to a temporary file (`RowSpool`).
+protocol ViewRows: AnyObject {
+    /// Rows there are now (a spool still loading has more to come).
+    var count: Int { get }
+    /// Row `id`'s fields; an empty record when it cannot be read.
+    func record(_ id: Int) -> Record
+    /// Calls `body` with rows `range` in order, until it returns false. Reads in large pieces:
+    /// sorting, filtering and searching go through every row this way.
+    func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool)
+}
+
+/// Rows held in memory.
+final class MemoryRows: ViewRows {
+    private let rows: [Record]
+
+    init(_ rows: [[String]]) { self.rows = rows.map { Record($0) } }
+    init(records: [Record]) { rows = records }
+
+    var count: Int { rows.count }
+    func record(_ id: Int) -> Record { rows[id] }
+    func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) {
+        for id in range.clamped(to: 0..<rows.count) {
+            if !rows[id].withFields({ body(id, $0) }) { return }
+        }
+    }
+}
+
+/// The viewer's rows on disk, so a view never holds all rows (V7): each row as the reader gave
+/// it, appended to a temporary file that is unlinked as soon as it is made (nothing is left
+/// behind, however the program ends), and found through an index of row offsets, 8 bytes a row.
+///
+/// One thread appends (`append`, then `publish`); any thread reads what is published. A row is
+/// stored as its field count, each field's end (4 bytes each), then its bytes.
+package final class RowSpool: ViewRows, @unchecked Sendable {
+    private let fd: Int32
+    /// Rows appended and not yet written (the appending thread's own).
+    private var pending: [UInt8] = []
+    private var pendingEnds: [Int64] = []
+    private var written: Int64 = 0
+    /// Where each published row starts, and one past the last: `count + 1` entries.
+    private let offsets = Locked<[Int64]>([0])
+
+    /// A spool in `directory` (`TMPDIR`, else `/tmp`).
+    /// - Throws: `InputError` `.readFailed` (exit 74) when no temporary file can be made.
+    package init(directory: String? = nil) throws(InputError) {
+        let base = directory ?? Self.temporaryDirectory
+        var template = Array((base + "/tablefmt-view-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            throw InputError(.readFailed, "cannot make a temporary file in \(base): \(systemMessage(errno)) (set TMPDIR)", source: base)
+        }
+        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        self.fd = fd
+    }
+
+    deinit { close(fd) }
+
+    /// `TMPDIR` when set, else `/tmp`.
+    package static var temporaryDirectory: String {
+        if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
+        return "/tmp"
+    }
+
+    // MARK: - Appending (one thread)
+
+    /// Adds a row, published by the next `publish()`.
+    func append(_ record: Record) {
+        let count = record.count
+        appendWord(UInt32(truncatingIfNeeded: count))
+        for k in 0..<count { appendWord(UInt32(truncatingIfNeeded: record.ends[k])) }
+        record.bytes.withUnsafeBufferPointer { pending.append(contentsOf: $0) }
+        pendingEnds.append(written + Int64(pending.count))
+    }
+
+    private func appendWord(_ word: UInt32) {
+        withUnsafeBytes(of: word.littleEndian) { pending.append(contentsOf: $0) }
+    }
+
+    /// Bytes appended and not yet published.
+    var pendingBytes: Int { pending.count }
+
+    /// Writes the appended rows and makes them readable.
+    /// - Throws: `.readFailed` when the temporary file cannot be written (a full disk).
+    func publish() throws(InputError) {
+        guard !pendingEnds.isEmpty else { return }
+        var done = 0
+        while done < pending.count {
+            let n = pending.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(written) + off_t(done)) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw InputError(.readFailed, "cannot write the view's temporary file: \(systemMessage(errno))", source: Self.temporaryDirectory)
+            }
+            done += n
+        }
+        written += Int64(pending.count)
+        pending.removeAll(keepingCapacity: true)
+        let ends = pendingEnds
+        pendingEnds.removeAll(keepingCapacity: true)
+        offsets.withLock { $0.append(contentsOf: ends) }
+    }
+
+    // MARK: - Reading (any thread)
+
+    package var count: Int { offsets.withLock { $0.count - 1 } }
+
+    private func span(_ range: Range<Int>) -> (start: Int64, end: Int64)? {
+        offsets.withLock { offsets in
+            guard range.lowerBound >= 0, range.upperBound < offsets.count, !range.isEmpty else { return nil }
+            return (offsets[range.lowerBound], offsets[range.upperBound])
+        }
+    }
+
+    func record(_ id: Int) -> Record {
+        var record = Record()
+        scan(id..<(id + 1)) { _, fields in
+            for k in 0..<fields.count { record.append(fields[k]) }
+            return false
+        }
+        return record
+    }
+
+    func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) {
+        let piece = 1 << 20
+        var id = range.lowerBound
+        var record = Record()
+        var buffer: [UInt8] = []
+        while id < range.upperBound {
+            // As many whole rows as fit in a piece (at least one).
+            var last = id + 1
+            guard let first = span(id..<last) else { return }
+            while last < range.upperBound, let next = span(id..<(last + 1)), next.end - first.start <= piece { last += 1 }
+            guard let bytes = span(id..<last) else { return }
+            let length = Int(bytes.end - bytes.start)
+            if buffer.count < length { buffer = [UInt8](repeating: 0, count: length) }
+            guard read(into: &buffer, count: length, at: bytes.start) else { return }
+            let rowStarts: [Int64] = offsets.withLock { Array($0[id...last]) }
+            let keepGoing = buffer.withUnsafeBufferPointer { all -> Bool in
+                for k in 0..<(last - id) {
+                    let start = Int(rowStarts[k] - bytes.start), end = Int(rowStarts[k + 1] - bytes.start)
+                    Self.decode(UnsafeBufferPointer(rebasing: all[start..<end]), into: &record)
+                    if !record.withFields({ body(id + k, $0) }) { return false }
+                }
+                return true
+            }
+            if !keepGoing { return }
+            id = last
+        }
+    }
+
+    private func read(into buffer: inout [UInt8], count: Int, at offset: Int64) -> Bool {
+        var done = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
+    }
+
+    /// A stored row back into a record.
+    private static func decode(_ bytes: UnsafeBufferPointer<UInt8>, into record: inout Record) {
+        record.clear()
+        func word(_ k: Int) -> Int {
+            var value: UInt32 = 0
+            withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[(k * 4)..<(k * 4 + 4)]))) }
+            return Int(UInt32(littleEndian: value))
+        }
+        guard bytes.count >= 4 else { return }
+        let count = word(0)
+        let body = 4 * (count + 1)
+        guard bytes.count >= body else { return }
+        var start = 0
+        for k in 0..<count {
+            let end = word(k + 1)
+            record.append(UnsafeBufferPointer(rebasing: bytes[(body + start)..<(body + end)]))
+            start = end
+        }
+    }
+}

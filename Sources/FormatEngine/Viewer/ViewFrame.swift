@@ -1,0 +1,347 @@
+/// The view drawn as lines of text (V2–V6): exactly `height` lines, none wider than `width`
+/// display columns, styled with SGR sequences only (no cursor movement: the session positions
+/// each line). Cells are drawn by the printed table's own cell code (`PlainRenderer.cell`), so a
+/// value looks the same in both, escaped the same way (O5).
+extension ViewState {
+    /// The screen for this state.
+    func frame(_ data: any ViewRows) -> [String] {
+        var lines: [String]
+        switch mode {
+        case .detail(let scroll): lines = detailFrame(data, scroll: scroll)
+        case .help: lines = helpFrame()
+        default: lines = tableFrame(data)
+        }
+        // The status line stays when the screen is too short for the rest.
+        if lines.count > height, let status = lines.last { lines = Array(lines.prefix(height - 1)) + [status] }
+        return lines
+    }
+
+    // MARK: - Styles
+
+    struct Styles {
+        let heading = "\u{1B}[1m"
+        let focusHeading = "\u{1B}[1;7m"
+        let dim = "\u{1B}[2m"
+        let status = "\u{1B}[7m"
+        let current: String
+        let stripe: String
+        let match: String
+        let check: String
+        let reset = "\u{1B}[0m"
+
+        init(color: Bool, zebra: Bool) {
+            current = color ? "\u{1B}[48;5;24m" : "\u{1B}[7m"
+            stripe = color && zebra ? PlainRenderer.stripe : ""
+            match = color ? "\u{1B}[30;43m" : "\u{1B}[4m"
+            check = color ? "\u{1B}[1;32m" : "\u{1B}[1m"
+        }
+    }
+
+    var styles: Styles { Styles(color: color, zebra: options.zebra || color) }
+
+    /// A line being built from pieces of known width, over a base style (a row's background).
+    struct LineBuilder {
+        let base: String
+        let limit: Int
+        let styles: Styles
+        var text = ""
+        var width = 0
+
+        init(base: String, limit: Int, styles: Styles) {
+            self.base = base
+            self.limit = limit
+            self.styles = styles
+            text = base
+        }
+
+        mutating func add(_ piece: String, width w: Int, style: String = "") {
+            guard w > 0 || !piece.isEmpty else { return }
+            if style.isEmpty {
+                text += piece
+            } else {
+                text += style + piece + styles.reset + base
+            }
+            width += w
+        }
+
+        mutating func pad(to column: Int) {
+            if column > width {
+                text += String(repeating: " ", count: column - width)
+                width = column
+            }
+        }
+
+        /// The line, filled to the full width when it has a background.
+        mutating func finish() -> String {
+            if !base.isEmpty {
+                pad(to: limit)
+                return text + styles.reset
+            }
+            return text
+        }
+    }
+
+    // MARK: - Table
+
+    func tableFrame(_ data: any ViewRows) -> [String] {
+        let s = styles
+        let placed = placedColumns()
+        var lines: [String] = []
+        lines.append(contentsOf: headingRows(placed, styles: s))
+        var rule = LineBuilder(base: "", limit: width, styles: s)
+        for p in placed {
+            rule.pad(to: p.x)
+            rule.add(String(repeating: measure.ambiguousIsWide ? "-" : "─", count: p.width), width: p.width, style: s.dim)
+        }
+        lines.append(rule.finish())
+
+        let end = min(count, top + bodyLines)
+        let painter = CellPainter(measure: measure, options: options, width: width)
+        var rows: [(row: Int, id: Int, record: Record)] = []
+        if top < end {
+            if filter == nil && order == nil {
+                data.scan(top..<end) { id, fields in
+                    var record = Record()
+                    for k in 0..<fields.count { record.append(fields[k]) }
+                    rows.append((id, id, record))
+                    return true
+                }
+            } else {
+                for row in top..<end { rows.append((row, id(at: row), data.record(id(at: row)))) }
+            }
+        }
+        for (row, id, record) in rows {
+            let selectedRow = selected.contains(Int32(id))
+            let base = row == current ? s.current : (row - top) % 2 == 1 ? s.stripe : ""
+            var line = LineBuilder(base: base, limit: width, styles: s)
+            if accessoryWidth > 0 { line.add(selectedRow ? "✓" : " ", width: 1, style: selectedRow ? s.check : "") }
+            record.withFields { fields in
+                for p in placed {
+                    line.pad(to: p.x)
+                    let column = columns[p.index]
+                    let cell = fields[column.source]
+                    let text = painter.draw(cell, column: column, width: p.width)
+                    let hit = search.map { $0.match.matches(cell) } ?? false
+                    line.add(text, width: p.width, style: hit ? s.match : "")
+                }
+            }
+            lines.append(line.finish())
+        }
+        if rows.isEmpty {
+            let note = loading ? "(reading…)" : filter != nil ? "(no rows contain \(filter!.text))" : "(no rows)"
+            lines.append(fitted(note))
+        }
+        while lines.count < height - 1 { lines.append("") }
+        lines.append(statusLine())
+        return lines
+    }
+
+    /// The headings, on up to two lines, sitting on the rule (C5); the focused one marked, the
+    /// sorted one with ▲ or ▼ (V3).
+    func headingRows(_ placed: [Placed], styles s: Styles) -> [String] {
+        let cells: [[TextLine]] = placed.map { p in
+            let column = columns[p.index]
+            let sorted = (sort ?? pendingSort).flatMap { $0.column == p.index ? $0.descending : nil }
+            guard let descending = sorted else {
+                return measure.fit(column.heading, width: p.width, maxLines: headingLines, ellipsis: options.ellipsis)
+            }
+            // The arrow after the heading, with a space when there is room for one.
+            let arrow = descending ? "▼" : "▲"
+            guard p.width >= 2 else { return [TextLine(text: arrow, width: 1)] }
+            let whole = measure.fit(column.heading, width: p.width, maxLines: headingLines, ellipsis: options.ellipsis)
+            let spaced = whole.last.map { $0.width + 2 <= p.width } ?? true
+            var lines = spaced ? whole : measure.fit(column.heading, width: p.width - 1, maxLines: headingLines, ellipsis: options.ellipsis)
+            if lines.isEmpty { lines = [TextLine(text: "", width: 0)] }
+            let last = lines[lines.count - 1]
+            let joiner = spaced || last.width + 1 < p.width ? " " : ""
+            lines[lines.count - 1] = TextLine(text: last.text + joiner + arrow, width: last.width + joiner.count + 1)
+            return lines
+        }
+        var out: [String] = []
+        for line in 0..<headingLines {
+            var builder = LineBuilder(base: "", limit: width, styles: s)
+            for (k, p) in placed.enumerated() {
+                builder.pad(to: p.x)
+                let index = line - (headingLines - cells[k].count)
+                guard index >= 0 else { continue }
+                let text = cells[k][index]
+                let right = columns[p.index].alignment == .right
+                let padded = right ? String(repeating: " ", count: max(0, p.width - text.width)) + text.text : text.text + String(repeating: " ", count: max(0, p.width - text.width))
+                builder.add(padded, width: max(p.width, text.width), style: p.index == focus ? s.focusHeading : s.heading)
+            }
+            out.append(builder.finish())
+        }
+        return out
+    }
+
+    /// The status line: where the person is, and what is sorted, filtered, searched, selected.
+    func statusLine() -> String {
+        let s = styles
+        if case .prompt(let prompt, let text) = mode {
+            let lead = prompt == .search ? "/" : "&"
+            var line = LineBuilder(base: "", limit: width, styles: s)
+            if width > 1 {
+                let shown = measure.fit(Sanitize.visible(lead + text), width: width - 1, maxLines: 1, ellipsis: .middle).first ?? TextLine(text: "", width: 0)
+                line.add(shown.text, width: shown.width)
+            }
+            line.add(" ", width: 1, style: s.status)  // the cursor
+            return line.finish()
+        }
+        if mode == .freeze { return fitted("F: how many columns to freeze (0–9)?", style: s.status) }
+        var parts: [String] = []
+        if let message { parts.append(message) }
+        let n = count
+        let total = TableFormatter.grouped(n)
+        parts.append(n == 0 ? "no rows" + (loading ? " yet" : "") : "row \(TableFormatter.grouped(current + 1)) of \(total)\(loading ? "+ (reading…)" : "")")
+        if columns.indices.contains(focus) { parts.append(columns[focus].heading) }
+        if let sort = sort ?? pendingSort, columns.indices.contains(sort.column) {
+            parts.append("sort: \(columns[sort.column].heading) \(sort.descending ? "▼" : "▲")\(pendingSort != nil ? " (when read)" : "")")
+        }
+        if let filter { parts.append("filter \(filter.text): \(TableFormatter.grouped(filter.ids.count)) of \(TableFormatter.grouped(loaded)) rows") }
+        if let search { parts.append("/\(search.text): \(TableFormatter.grouped(search.cells)) match\(search.cells == 1 ? "" : "es")") }
+        if !selected.isEmpty { parts.append("\(TableFormatter.grouped(selected.count)) selected") }
+        if let loadError { parts.append(loadError) }
+        parts.append(options.title ?? source)
+        return statusText(parts.joined(separator: " · "), right: "? keys")
+    }
+
+    /// A status line: `left`, cut to fit, and `right` at the right edge.
+    func statusText(_ left: String, right: String) -> String {
+        let s = styles
+        let rightWidth = measure.width(of: right)
+        let room = width - rightWidth - 2
+        var line = LineBuilder(base: s.status, limit: width, styles: s)
+        if room >= 8 {
+            let shown = measure.fit(Sanitize.visible(left), width: room, maxLines: 1, ellipsis: .end).first ?? TextLine(text: "", width: 0)
+            line.add(shown.text, width: shown.width)
+            line.pad(to: width - rightWidth)
+            line.add(right, width: rightWidth)
+        } else {
+            let shown = measure.fit(Sanitize.visible(left), width: width, maxLines: 1, ellipsis: .end).first ?? TextLine(text: "", width: 0)
+            line.add(shown.text, width: shown.width)
+        }
+        return line.finish()
+    }
+
+    /// One line of text cut to the width.
+    func fitted(_ text: String, style: String = "") -> String {
+        let shown = measure.fit(Sanitize.visible(text), width: width, maxLines: 1, ellipsis: .end).first ?? TextLine(text: "", width: 0)
+        var line = LineBuilder(base: style, limit: width, styles: styles)
+        line.add(shown.text, width: shown.width)
+        return line.finish()
+    }
+
+    // MARK: - Detail sheet (V4)
+
+    /// The current row's every field as the list report shows it (title, `Label  value` lines,
+    /// units in labels, long values wrapped in full), scrolled.
+    func detailFrame(_ data: any ViewRows, scroll: Int) -> [String] {
+        var lines = sheetLines(data)
+        let room = max(1, height - 1)
+        let start = max(0, min(scroll, lines.count - room))
+        lines = Array(lines.dropFirst(start).prefix(room))
+        while lines.count < room { lines.append("") }
+        let more = start + room < sheetLines(data).count ? " · more below" : ""
+        lines.append(statusText("row \(TableFormatter.grouped(current + 1)) of \(TableFormatter.grouped(count))\(more) · ↑↓ rows · Space/b scroll · Esc back", right: "? keys"))
+        return lines
+    }
+
+    /// The sheet of the current row, one string a line.
+    func sheetLines(_ data: any ViewRows) -> [String] {
+        guard let sheet, count > 0 else { return [] }
+        let sink = MemorySink()
+        let out = OutputBuffer(sink, capacity: 4096)
+        let renderer = PlainRenderer(plan: sheet, out: out, measure: measure, style: .rule, ansi: true)
+        let record = data.record(id(at: current))
+        record.withFields { fields in
+            try? renderer.block(fields)
+            try? out.flush()
+        }
+        var text = sink.text
+        if text.hasSuffix("\n") { text.removeLast() }
+        // A list report is at least a label, its gap and a column of value wide: on a narrower
+        // screen its lines are cut like any other.
+        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            let bare = Self.unstyled(String(line))
+            return measure.width(of: bare) <= width ? String(line) : fitted(bare)
+        }
+    }
+
+    /// The text without its SGR sequences.
+    static func unstyled(_ line: String) -> String {
+        var out = ""
+        var scalars = line.unicodeScalars.makeIterator()
+        while let c = scalars.next() {
+            guard c == "\u{1B}" else {
+                out.unicodeScalars.append(c)
+                continue
+            }
+            while let d = scalars.next(), !("@"..."~").contains(d) || d == "[" {}
+        }
+        return out
+    }
+
+    // MARK: - Keys (V2)
+
+    static let keyHelp: [(String, String)] = [
+        ("↓ ↑ j k", "next / previous row"),
+        ("PgDn PgUp f b", "next / previous page"),
+        ("g G Home End", "first / last row"),
+        ("→ ← l h", "next / previous column"),
+        ("0 $", "first / last column"),
+        ("F then 0–9", "freeze that many leading columns"),
+        ("s", "sort by the column: ascending, descending, input order"),
+        ("< > =", "narrow / widen the column; = computed widths"),
+        ("Enter", "the row's detail sheet (↑ ↓ rows, Esc back)"),
+        ("/ text Enter", "find text (lower case: any case); n N next / previous"),
+        ("& text Enter", "show only rows containing text; & Enter shows all"),
+        ("Space", "select the row (✓) and move down"),
+        ("a A", "select every row shown / none"),
+        ("q", "quit, writing the selected rows"),
+        ("Ctrl-C", "quit without writing (exit 130)"),
+        ("Esc", "clear the search; leave a sheet or a prompt"),
+        ("mouse", "wheel scrolls; click a heading to sort, a row to open it"),
+    ]
+
+    func helpFrame() -> [String] {
+        let keyWidth = Self.keyHelp.map { measure.width(of: $0.0) }.max() ?? 0
+        var lines = [fitted("tablefmt view — keys", style: styles.heading)]
+        for (keys, what) in Self.keyHelp {
+            lines.append(fitted(keys + String(repeating: " ", count: keyWidth - measure.width(of: keys) + 2) + what))
+        }
+        while lines.count < height - 1 { lines.append("") }
+        lines = Array(lines.prefix(max(0, height - 1)))
+        lines.append(statusText("any key returns to the table", right: ""))
+        return lines
+    }
+}
+
+/// Draws one cell into a given width with the printed table's cell code (C2, C3, C7, C8, O5).
+final class CellPainter {
+    private let sink = MemorySink()
+    private let out: OutputBuffer
+    private let renderer: PlainRenderer
+
+    init(measure: DisplayWidth, options: FormatOptions, width: Int) {
+        out = OutputBuffer(sink, capacity: 4096)
+        var plan = LayoutPlan(mode: .table, columns: [], omitted: [], headingLines: 1, cellLines: 1, gap: options.style.gap)
+        plan.containerWidth = max(1, width)
+        plan.ellipsis = options.ellipsis
+        plan.nullText = options.nullText
+        renderer = PlainRenderer(plan: plan, out: out, measure: measure, style: .rule)
+    }
+
+    /// The cell's text, padded to `width` (aligned as its column aligns), cut with `…` when wider.
+    func draw(_ cell: UnsafeBufferPointer<UInt8>, column: ColumnLayout, width: Int) -> String {
+        // Narrowed on screen, a number that no longer fits is cut like text, marked with `…`;
+        // widened (a sorted column's arrow), the cells keep their alignment in the wider space.
+        var slot = CellSlot(column)
+        slot.width = width
+        renderer.rowOverflow = 0
+        renderer.slack = 0
+        try? renderer.cell(cell, in: slot, padded: true)
+        out.flushPadding()
+        try? out.flush()
+        return String(decoding: sink.take(), as: UTF8.self)
+    }
+}

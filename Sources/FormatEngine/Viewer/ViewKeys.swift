@@ -1,0 +1,121 @@
+/// A key (or mouse event) the view acts on.
+package enum ViewKey: Equatable, Sendable {
+    case character(Character)
+    case up, down, left, right, pageUp, pageDown, home, end
+    case enter, escape, backspace, tab
+    /// Ctrl and a letter (`controlKey("c")` is Ctrl-C).
+    case control(Character)
+    case wheelUp, wheelDown
+    /// A left click at a 0-based column and row of the screen.
+    case click(x: Int, y: Int)
+}
+
+/// Turns the bytes a terminal sends into keys: UTF-8 characters, control keys, the escape
+/// sequences of arrows and paging keys (both `CSI` and `SS3` forms), and SGR mouse reports.
+/// A sequence split across reads is kept until the rest comes; an `Esc` alone is a key once
+/// `flush()` says no more bytes followed it.
+package struct KeyDecoder: Sendable {
+    private var pending: [UInt8] = []
+
+    package init() {}
+
+    /// Whether bytes are held, waiting for the rest of a sequence (the caller then waits briefly
+    /// and calls `flush()`).
+    package var isWaiting: Bool { !pending.isEmpty }
+
+    /// The keys in `bytes` (with what was held before).
+    package mutating func feed(_ bytes: some Sequence<UInt8>) -> [ViewKey] {
+        pending.append(contentsOf: bytes)
+        var keys: [ViewKey] = []
+        while !pending.isEmpty {
+            guard let (key, length) = Self.decode(pending[...]) else { break }  // incomplete
+            pending.removeFirst(length)
+            if let key { keys.append(key) }
+        }
+        return keys
+    }
+
+    /// What is held, as keys, when nothing more came: an `Esc` alone; an unfinished sequence
+    /// is dropped.
+    package mutating func flush() -> [ViewKey] {
+        defer { pending.removeAll() }
+        return pending.first == 0x1B ? [.escape] : []
+    }
+
+    /// The key at the start of `bytes` and its length; nil when more bytes are needed. A
+    /// sequence the view does not know is consumed as nil.
+    static func decode(_ bytes: ArraySlice<UInt8>) -> (ViewKey?, Int)? {
+        let b = bytes[bytes.startIndex]
+        switch b {
+        case 0x1B:
+            guard bytes.count > 1 else { return nil }
+            let next = bytes[bytes.startIndex + 1]
+            if next == UInt8(ascii: "[") { return csi(bytes) }
+            if next == UInt8(ascii: "O") {
+                guard bytes.count > 2 else { return nil }
+                let key: ViewKey? = switch bytes[bytes.startIndex + 2] {
+                case UInt8(ascii: "A"): .up
+                case UInt8(ascii: "B"): .down
+                case UInt8(ascii: "C"): .right
+                case UInt8(ascii: "D"): .left
+                case UInt8(ascii: "H"): .home
+                case UInt8(ascii: "F"): .end
+                default: nil
+                }
+                return (key, 3)
+            }
+            return (.escape, 1)  // Esc, then another key
+        case 0x0D, 0x0A: return (.enter, 1)
+        case 0x09: return (.tab, 1)
+        case 0x7F, 0x08: return (.backspace, 1)
+        case 0x01...0x1A: return (.control(Character(Unicode.Scalar(b + 0x60))), 1)
+        case 0x00..<0x20: return (nil, 1)
+        case 0x20..<0x80: return (.character(Character(Unicode.Scalar(b))), 1)
+        default:
+            // UTF-8: the lead byte says the length.
+            let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
+            guard bytes.count >= length else { return nil }
+            let text = String(decoding: bytes.prefix(length), as: UTF8.self)
+            return (text.count == 1 && b >= 0xC0 ? .character(text.first!) : nil, length)
+        }
+    }
+
+    /// `ESC [` … a final byte in `@`…`~`.
+    private static func csi(_ bytes: ArraySlice<UInt8>) -> (ViewKey?, Int)? {
+        let start = bytes.startIndex
+        var end = start + 2
+        while end < bytes.endIndex, !(0x40...0x7E).contains(bytes[end]) { end += 1 }
+        guard end < bytes.endIndex else { return bytes.count > 64 ? (nil, bytes.count) : nil }
+        let final = bytes[end]
+        let body = String(decoding: bytes[(start + 2)..<end], as: UTF8.self)
+        let length = end - start + 1
+        if body.hasPrefix("<") {
+            // SGR mouse: ESC [ < button ; x ; y M (press) or m (release), 1-based.
+            let parts = body.dropFirst().split(separator: ";").compactMap { Int($0) }
+            guard parts.count == 3, final == UInt8(ascii: "M") else { return (nil, length) }
+            switch parts[0] {
+            case 64: return (.wheelUp, length)
+            case 65: return (.wheelDown, length)
+            case 0: return (.click(x: parts[1] - 1, y: parts[2] - 1), length)
+            default: return (nil, length)
+            }
+        }
+        switch final {
+        case UInt8(ascii: "A"): return (.up, length)
+        case UInt8(ascii: "B"): return (.down, length)
+        case UInt8(ascii: "C"): return (.right, length)
+        case UInt8(ascii: "D"): return (.left, length)
+        case UInt8(ascii: "H"): return (.home, length)
+        case UInt8(ascii: "F"): return (.end, length)
+        case UInt8(ascii: "~"):
+            switch body.split(separator: ";").first.map(String.init) ?? "" {
+            case "1", "7": return (.home, length)
+            case "4", "8": return (.end, length)
+            case "5": return (.pageUp, length)
+            case "6": return (.pageDown, length)
+            default: return (nil, length)
+            }
+        default: return (nil, length)
+        }
+    }
+}

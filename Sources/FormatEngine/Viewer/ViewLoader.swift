@@ -1,0 +1,139 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads an input into a `RowSpool` on its own thread, so the view shows the first rows at once
+/// and keeps counting while the person moves (V7). The rows are read exactly as the printed
+/// table reads them (`TableInput`: the same sniffing, encodings, gzip, JSON columns), and every
+/// row is profiled, so the view's columns are sized from every row read so far.
+package final class ViewLoader: @unchecked Sendable {
+    /// What has been read so far.
+    package struct Progress: Sendable {
+        /// Rows in the spool, readable.
+        package var rows = 0
+        package var columns: [String] = []
+        var profiles: [ColumnProfile] = []
+        /// The input ended (or the row limit was reached, or reading failed).
+        package var done = false
+        /// The data error that stopped reading (E2): the rows before it are there.
+        package var error: InputError?
+        /// Warnings about the input, once it is done.
+        package var warnings: [String] = []
+        /// Bumped at each publish: the view redraws when it changes.
+        package var changes = 0
+    }
+
+    package let spool: RowSpool
+    private let state = Locked(Progress())
+    private let cancelled = Locked(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    package init(spool: RowSpool) { self.spool = spool }
+
+    /// What has been read so far.
+    package var progress: Progress { state.current }
+
+    /// Starts reading `input` on another thread.
+    package func start(_ input: some InputProvider, options: FormatOptions) {
+        let box = UncheckedBox(input)
+        DispatchQueue.global().async { [self] in
+            load(box.value, options: options)
+            finished.signal()
+        }
+    }
+
+    /// Reads `input` on this thread (tests, and the view's own sequence when it must be exact).
+    package func load(_ input: some InputProvider, options: FormatOptions) {
+        let measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
+        var table: TableInput
+        do {
+            table = try TableInput(input, options: options)
+        } catch {
+            state.withLock { $0.error = error; $0.done = true }
+            return
+        }
+        var profiler = ColumnProfiler(columns: table.columns, measure: measure)
+        var columns = table.columns
+        var rows = 0
+        var record = Record()
+        var lastPublish = Self.milliseconds()
+        let limit = options.limit ?? Int.max
+        var failure: InputError?
+        func publish() {
+            do { try spool.publish() } catch { failure = failure ?? error }
+            let (count, names, profiles) = (rows, columns, profiler.profiles)
+            state.withLock { progress in
+                progress.rows = count
+                progress.columns = names
+                progress.profiles = profiles
+                progress.changes += 1
+            }
+            lastPublish = Self.milliseconds()
+        }
+        // A pipe's writer pausing (`tail -f`): what came is shown now (P4).
+        table.stream.beforeWaiting = { publish() }
+        while rows < limit && failure == nil && !cancelled.current {
+            do {
+                guard try table.next(into: &record) else { break }
+            } catch {
+                failure = error
+                break
+            }
+            if table.columns.count != columns.count {
+                columns = table.columns
+                profiler.sync(columns: columns)
+            }
+            profiler.add(record)
+            spool.append(record)
+            rows += 1
+            // The first screen as soon as it is there; then a few times a second.
+            if rows == 64 || rows == 1000 || (rows & 255 == 0 && (Self.milliseconds() - lastPublish > 100 || spool.pendingBytes > 1 << 22)) {
+                publish()
+            }
+        }
+        table.stream.beforeWaiting = nil
+        publish()
+        let warnings = table.warnings
+        state.withLock { progress in
+            progress.error = failure
+            progress.warnings = warnings
+            progress.done = true
+            progress.changes += 1
+        }
+    }
+
+    /// Stops reading after the current row (the thread may still be waiting on a pipe).
+    package func cancel() { cancelled.withLock { $0 = true } }
+
+    /// Waits until `rows` rows are read, the input is done, or `milliseconds` pass.
+    /// - Returns: the progress then.
+    package func wait(forRows rows: Int, milliseconds: Int) -> Progress {
+        let deadline = Self.milliseconds() + milliseconds
+        while true {
+            let now = progress
+            if now.done || now.rows >= rows || Self.milliseconds() >= deadline { return now }
+            usleep(2_000)
+        }
+    }
+
+    /// Waits for the reading thread to end, up to `milliseconds`; true when it did.
+    package func join(milliseconds: Int) -> Bool {
+        finished.wait(timeout: .now() + .milliseconds(milliseconds)) == .success
+    }
+
+    /// A monotonic clock in milliseconds.
+    package static func milliseconds() -> Int {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000
+    }
+}
+
+/// Hands a value to another thread that is its only user from then on.
+private struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

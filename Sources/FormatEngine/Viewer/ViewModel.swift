@@ -1,0 +1,88 @@
+/// The view as the terminal loop drives it (V1–V8): the rows a `ViewLoader` reads, the
+/// `ViewState` keys change, and the frames drawn from it. Everything here is pure but the
+/// loader's thread; tests drive it with keys and read its frames.
+package final class ViewModel {
+    private(set) var state: ViewState
+    let loader: ViewLoader
+    private var seen = -1
+
+    /// A view of what `loader` reads, on a `width` × `height` screen.
+    package init(loader: ViewLoader, options: FormatOptions, source: String, color: Bool, width: Int, height: Int) {
+        self.loader = loader
+        var options = options
+        // V3: zebra backgrounds are the view's default (shown only where colours are).
+        options.zebra = true
+        state = ViewState(options: options, source: source, color: color, width: width, height: height)
+        if let sort = options.sort.first { pendingSort = sort }
+        _ = refresh()
+    }
+
+    /// `--sort`'s first key, applied once its column is known (and every row read, V3).
+    private var pendingSort: SortKey?
+
+    /// Takes in what the loader read since the last call. - Returns: whether anything changed.
+    package func refresh() -> Bool {
+        let progress = loader.progress
+        guard progress.changes != seen else { return false }
+        seen = progress.changes
+        state.update(columns: progress.columns, profiles: progress.profiles, rows: progress.rows, done: progress.done, error: progress.error, from: loader.spool)
+        if let key = pendingSort, !state.columns.isEmpty {
+            pendingSort = nil
+            state.requestSort(key, data: loader.spool)
+        }
+        return true
+    }
+
+    /// Whether the loader has more to read.
+    package var loading: Bool { state.loading }
+    /// Lines of rows on the screen (the first screen waits for that many rows, or the end).
+    package var bodyLines: Int { state.bodyLines }
+    package var exit: ViewExit? { state.exit }
+
+    package func handle(_ key: ViewKey) { state.handle(key, data: loader.spool) }
+
+    package func resize(width: Int, height: Int) { state.resize(width: width, height: height) }
+
+    package func frame() -> [String] { state.frame(loader.spool) }
+
+    /// The selected rows, in the order shown, as CSV (RFC 4180) with a header of the shown
+    /// columns' names as the input has them; nil when no row is selected (V6).
+    package func selectionCSV() -> [UInt8]? {
+        guard !state.selected.isEmpty else { return nil }
+        let names = loader.progress.columns
+        let sources = state.columns.map(\.source)
+        var out: [UInt8] = []
+        CSVText.appendRow(sources.map { Array(names[$0].utf8) }, to: &out)
+        for row in 0..<state.count {
+            let id = state.id(at: row)
+            guard state.selected.contains(Int32(id)) else { continue }
+            loader.spool.record(id).withFields { fields in
+                CSVText.appendRow(sources.map { Array(fields[$0]) }, to: &out)
+            }
+        }
+        return out
+    }
+}
+
+/// Writing CSV (RFC 4180): a field is quoted when it holds a comma, a quote or a line break, or
+/// starts or ends with a space; quotes inside are doubled; rows end with CR LF.
+enum CSVText {
+    static func appendRow(_ fields: [[UInt8]], to out: inout [UInt8]) {
+        for (k, field) in fields.enumerated() {
+            if k > 0 { out.append(UInt8(ascii: ",")) }
+            let quote = field.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
+                || field.first == UInt8(ascii: " ") || field.last == UInt8(ascii: " ")
+            guard quote else {
+                out.append(contentsOf: field)
+                continue
+            }
+            out.append(UInt8(ascii: "\""))
+            for b in field {
+                out.append(b)
+                if b == UInt8(ascii: "\"") { out.append(b) }
+            }
+            out.append(UInt8(ascii: "\""))
+        }
+        out.append(contentsOf: [0x0D, 0x0A])
+    }
+}

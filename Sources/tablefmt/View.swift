@@ -1,0 +1,158 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FormatEngine
+
+/// V1: `--view`, else `TABLEFMT_VIEW`, else auto.
+func viewWhen(_ invocation: Invocation) throws(UsageError) -> ViewWhen {
+    if let when = invocation.view { return when }
+    guard let value = getenv("TABLEFMT_VIEW").map({ String(cString: $0) }), !value.isEmpty else { return .auto }
+    guard let when = ViewWhen(rawValue: value) else {
+        throw UsageError(message: "invalid value '\(value)' in TABLEFMT_VIEW (expected auto, always, never)")
+    }
+    return when
+}
+
+/// Whether `auto` may open the view: standard output is a terminal and nothing on the command
+/// line asked for a printed shape (`-f`, `--width`, `--layout`, a layout explanation).
+func autoMayView(_ invocation: Invocation, _ options: FormatOptions) -> Bool {
+    Terminal.isTerminal(1) && invocation.format == nil && invocation.width == nil && options.layout == .auto && !options.explainLayout
+}
+
+/// How much of an input `auto` reads ahead to decide whether its table fits the screen: more
+/// than a screen of any table holds.
+let peekLimit = 1 << 20
+
+/// V1: the view, or the printed table when `auto` finds that it fits the screen.
+func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, color: Bool, _ sink: any OutputSink) -> Int32 {
+    let tty = open("/dev/tty", O_RDWR | O_NOCTTY)
+    guard tty >= 0 else {
+        if when == .auto { return formatOne(file, options, sink) }
+        printError("tablefmt: --view always needs a terminal: /dev/tty: \(systemMessage(errno))")
+        return 74
+    }
+    defer { close(tty) }
+    let size = Terminal.size(tty) ?? (width: 80, height: 24)
+    let input: any InputProvider
+    do {
+        input = file == "-" ? StandardInput() : try FileInput(path: file)
+    } catch {
+        printError("tablefmt: \(error)")
+        return error.exitCode
+    }
+    guard when == .auto else { return view(input, options, tty: tty, color: color, sink) }
+    let peeked: PeekedInput
+    do {
+        peeked = try PeekedInput(input, limit: peekLimit, pause: TableFormatter.windowPause)
+    } catch {
+        printError("tablefmt: \(error)")
+        return error.exitCode
+    }
+    if peeked.ended {
+        // All of it read: drawn as it would print; shown so when it fits the screen whole.
+        let memory = MemorySink()
+        var sized = options
+        sized.width = size.width
+        let result: RunResult
+        do { result = try TableFormatter.run(peeked, options: sized, output: memory) } catch { return formatOne(file, options, sink) }
+        let lines = memory.bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+        if result.usageError != nil || (result.wholeTable && lines < size.height) {
+            do {
+                try write(memory.bytes, to: sink)
+            } catch {
+                return error == .closed ? 0 : 74
+            }
+            return report(result)
+        }
+        return view(peeked, options, tty: tty, color: color, sink)
+    }
+    // A pipe that paused with less than a screen: printed, the rest streaming as it comes (P4).
+    if peeked.paused && peeked.lines < size.height {
+        do { return report(try TableFormatter.run(peeked, options: options, output: sink)) } catch { return error == .closed ? 0 : 74 }
+    }
+    return view(input.isRereadable ? input : peeked, options, tty: tty, color: color, sink)
+}
+
+/// Runs the view on the terminal `tty` until `q` or `Ctrl-C`, then writes the selected rows.
+func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, color: Bool, _ sink: any OutputSink) -> Int32 {
+    let spool: RowSpool
+    do { spool = try RowSpool() } catch {
+        printError("tablefmt: \(error)")
+        return error.exitCode
+    }
+    let loader = ViewLoader(spool: spool)
+    loader.start(input, options: options)
+    let size = Terminal.size(tty) ?? (width: 80, height: 24)
+    // The first screen as soon as its rows are there (V7).
+    var progress = loader.wait(forRows: 1, milliseconds: 10_000)
+    if !progress.done { progress = loader.wait(forRows: size.height, milliseconds: 150) }
+    if progress.columns.isEmpty && progress.done {
+        // Nothing to view (an empty input, or an error before the first row): as printed.
+        if let error = progress.error {
+            printError("tablefmt: \(error)")
+            return error.exitCode
+        }
+        return 0
+    }
+    if let usage = TableFormatter.columnProblem(options, columns: progress.columns) {
+        printError("tablefmt: \(usage)")
+        printError("try 'tablefmt --help'")
+        return 64
+    }
+    let model = ViewModel(loader: loader, options: options, source: input.name, color: color, width: size.width, height: size.height)
+    let session = TerminalSession(tty: tty)
+    session.run(model)
+    loader.cancel()
+
+    let final = loader.progress
+    var status: Int32 = 0
+    if model.exit == .interrupt {
+        status = 130
+    } else if let csv = model.selectionCSV() {
+        status = writeSelection(csv, options: options, source: input.name, sink)
+    }
+    for warning in final.warnings { printError("tablefmt: warning: \(warning)") }
+    if let error = final.error {
+        printError("tablefmt: \(error)")
+        if status == 0 { status = error.exitCode }
+    }
+    return status
+}
+
+/// V6: the selected rows, as CSV when standard output is redirected, else printed as a table.
+func writeSelection(_ csv: [UInt8], options: FormatOptions, source: String, _ sink: any OutputSink) -> Int32 {
+    do {
+        if Terminal.isTerminal(1) {
+            var again = options
+            again.inputFormat = .csv
+            again.delimiter = UInt8(ascii: ",")
+            again.header = true
+            again.encoding = nil
+            again.columns = nil
+            again.sort = []
+            again.groupBy = nil
+            again.limit = nil
+            return report(try TableFormatter.run(MemoryInput(csv, name: source), options: again, output: sink))
+        }
+        try write(csv, to: sink)
+        return 0
+    } catch {
+        if error == .closed { return 0 }
+        printError("tablefmt: write error: \(error)")
+        return 74
+    }
+}
+
+
+/// Writes bytes to a sink.
+func write(_ bytes: [UInt8], to sink: any OutputSink) throws(OutputError) {
+    do {
+        try bytes.withUnsafeBytes { try sink.write($0) }
+    } catch let error as OutputError {
+        throw error
+    } catch {
+        throw .failed("\(error)")
+    }
+}
