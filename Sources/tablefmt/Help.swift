@@ -18,6 +18,7 @@ enum Help {
         ("tablefmt --columns '1,3-5,!notes' s.csv", "columns by number and range, one left out (quoted: ! is special to bash)"),
         ("tablefmt --group-by region s.csv", "a section per region, with sums"),
         ("tablefmt -f markdown r.json >> \"$GITHUB_STEP_SUMMARY\"", "a Markdown table for a CI summary"),
+        ("tablefmt --view always s.csv > picked.csv", "pick rows in the live view (Space, then q): CSV out"),
     ]
 
     static let environment: [(name: String, meaning: String)] = [
@@ -25,6 +26,8 @@ enum Help {
         ("NO_COLOR", "set and not empty: plain output by default (https://no-color.org)"),
         ("TERM", "dumb: plain output by default"),
         ("FORCE_COLOR, CLICOLOR_FORCE", "set and not 0 or false: ANSI output even in a pipe"),
+        ("TABLEFMT_VIEW", "auto, always or never: when the live view opens (--view wins)"),
+        ("TMPDIR", "where the live view keeps the rows it has read (a file removed at once)"),
         ("TABLEFMT_DEBUG", "layout: explain on standard error how the layout was chosen"),
     ]
 
@@ -35,7 +38,8 @@ enum Help {
         (65, "malformed or compressed-but-unreadable input (the rows before the fault are printed)"),
         (66, "an input cannot be opened"),
         (70, "an internal error (a bug: please report it)"),
-        (74, "a read or write error"),
+        (74, "a read or write error; --view always with no terminal"),
+        (130, "the live view was left with Ctrl-C (nothing written)"),
     ]
 
     // MARK: -h
@@ -82,6 +86,8 @@ enum Help {
                 lines += entry("  " + spec.synopsis, spec.help)
             }
         }
+        lines += ["", "Keys in the live view (--view):"]
+        for key in ViewHelp.keys { lines += entry("  " + key.keys, key.meaning) }
         lines += ["", "Examples:"]
         for example in examples {
             lines += wrapped(example.command, indent: 2).map { "  " + $0 }
@@ -120,6 +126,9 @@ enum Help {
                 out += [".TP", names, roff(spec.help)]
             }
         }
+        out.append(".SH KEYS IN THE LIVE VIEW")
+        out.append(roff("In a terminal, a table that does not fit the screen opens as a live view (--view auto), with these keys:"))
+        for key in ViewHelp.keys { out += [".TP", "\\fB\(roff(key.keys))\\fR", roff(key.meaning)] }
         out.append(".SH EXAMPLES")
         for example in examples {
             out += [".TP", "\\fB\(roff(example.command))\\fR", roff(example.meaning)]

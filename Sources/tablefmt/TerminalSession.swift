@@ -95,6 +95,11 @@ final class TerminalSession {
         for s in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] { signal(s, onFatalSignal) }
         signal(SIGTSTP, onStop)
         signal(SIGWINCH, onResize)
+        // Whatever mask the program was started with, these reach this thread.
+        var handled = sigset_t()
+        sigemptyset(&handled)
+        for s in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGWINCH, SIGCONT] { sigaddset(&handled, s) }
+        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         enterTerminal()
         defer {
             leaveTerminal()

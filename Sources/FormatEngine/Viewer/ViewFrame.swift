@@ -283,30 +283,11 @@ extension ViewState {
 
     // MARK: - Keys (V2)
 
-    static let keyHelp: [(String, String)] = [
-        ("↓ ↑ j k", "next / previous row"),
-        ("PgDn PgUp f b", "next / previous page"),
-        ("g G Home End", "first / last row"),
-        ("→ ← l h", "next / previous column"),
-        ("0 $", "first / last column"),
-        ("F then 0–9", "freeze that many leading columns"),
-        ("s", "sort by the column: ascending, descending, input order"),
-        ("< > =", "narrow / widen the column; = computed widths"),
-        ("Enter", "the row's detail sheet (↑ ↓ rows, Esc back)"),
-        ("/ text Enter", "find text (lower case: any case); n N next / previous"),
-        ("& text Enter", "show only rows containing text; & Enter shows all"),
-        ("Space", "select the row (✓) and move down"),
-        ("a A", "select every row shown / none"),
-        ("q", "quit, writing the selected rows"),
-        ("Ctrl-C", "quit without writing (exit 130)"),
-        ("Esc", "clear the search; leave a sheet or a prompt"),
-        ("mouse", "wheel scrolls; click a heading to sort, a row to open it"),
-    ]
 
     func helpFrame() -> [String] {
-        let keyWidth = Self.keyHelp.map { measure.width(of: $0.0) }.max() ?? 0
+        let keyWidth = ViewHelp.keys.map { measure.width(of: $0.0) }.max() ?? 0
         var lines = [fitted("tablefmt view — keys", style: styles.heading)]
-        for (keys, what) in Self.keyHelp {
+        for (keys, what) in ViewHelp.keys {
             lines.append(fitted(keys + String(repeating: " ", count: keyWidth - measure.width(of: keys) + 2) + what))
         }
         while lines.count < height - 1 { lines.append("") }

@@ -119,3 +119,26 @@ package struct KeyDecoder: Sendable {
         }
     }
 }
+
+/// The view's keys and what they do: the `?` screen, `--help` and the man page list these (V2).
+package enum ViewHelp {
+    package static let keys: [(keys: String, meaning: String)] = [
+        ("↓ ↑ j k", "next / previous row"),
+        ("PgDn PgUp f b", "next / previous page"),
+        ("g G Home End", "first / last row"),
+        ("→ ← l h", "next / previous column"),
+        ("0 $", "first / last column"),
+        ("F then 0–9", "freeze that many leading columns"),
+        ("s", "sort by the column: ascending, descending, input order"),
+        ("< > =", "narrow / widen the column; = computed widths"),
+        ("Enter", "the row's detail sheet (↑ ↓ rows, Esc back)"),
+        ("/ text Enter", "find text (lower case: any case); n N next / previous"),
+        ("& text Enter", "show only rows containing text; & Enter shows all"),
+        ("Space", "select the row (✓) and move down"),
+        ("a A", "select every row shown / none"),
+        ("q", "quit, writing the selected rows"),
+        ("Ctrl-C", "quit without writing (exit 130)"),
+        ("Esc", "clear the search; leave a sheet or a prompt"),
+        ("mouse", "wheel scrolls; click a heading to sort, a row to open it"),
+    ]
+}

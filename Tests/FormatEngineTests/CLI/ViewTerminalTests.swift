@@ -1,0 +1,257 @@
+import Foundation
+import Testing
+@testable import FormatEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The release binary's view on a pseudo-terminal, end to end (V1, V6, V8): it draws, takes keys,
+/// quits, writes the selection, and leaves the terminal as it found it.
+@Suite("Viewer: the binary on a pseudo-terminal", .serialized)
+struct ViewTerminalTests {
+    /// The binary running with a pseudo-terminal as its controlling terminal.
+    final class Session {
+        let master: Int32
+        let slave: Int32
+        let pid: pid_t
+        private(set) var screen = ""
+        let before: termios
+
+        /// Starts `tablefmt arguments` on a `width` × `height` terminal; standard output goes to
+        /// the terminal, or to the file `stdout` when given.
+        init(_ arguments: [String], width: Int = 80, height: Int = 20, stdout: String? = nil, environment: [String: String] = [:]) throws {
+            var m: Int32 = 0, s: Int32 = 0
+            var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
+            guard openpty(&m, &s, nil, nil, &size) == 0 else { throw POSIXError(.EIO) }
+            master = m
+            slave = s
+            var modes = termios()
+            tcgetattr(s, &modes)
+            before = modes
+            let path = String(cString: ttyname(s))
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            // In a new session, the first terminal opened becomes the controlling one (/dev/tty).
+            posix_spawn_file_actions_addopen(&actions, 0, path, O_RDWR, 0)
+            if let stdout {
+                posix_spawn_file_actions_addopen(&actions, 1, stdout, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            } else {
+                posix_spawn_file_actions_adddup2(&actions, 0, 1)
+            }
+            posix_spawn_file_actions_adddup2(&actions, 0, 2)
+            posix_spawn_file_actions_addclose(&actions, m)
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            #if os(Linux)
+            let setsid: Int16 = 0x80  // POSIX_SPAWN_SETSID (glibc)
+            #else
+            let setsid: Int16 = 0x0400  // POSIX_SPAWN_SETSID (Darwin)
+            #endif
+            // A new session, every signal unblocked and at its default (the test runner's own
+            // mask and dispositions are not the program's).
+            var none = sigset_t()
+            sigemptyset(&none)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            var all = sigset_t()
+            sigfillset(&all)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setflags(&attributes, setsid | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+            let binary = TestPaths.binary.path
+            let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+            var env = ["PATH=/usr/bin:/bin", "TERM=xterm-256color"]
+            for (k, v) in environment { env.append("\(k)=\(v)") }
+            let envp = env.map { strdup($0) } + [nil]
+            defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
+            var child: pid_t = 0
+            let status = posix_spawn(&child, binary, &actions, &attributes, argv, envp)
+            guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
+            pid = child
+            _ = fcntl(m, F_SETFL, fcntl(m, F_GETFL) | O_NONBLOCK)
+        }
+
+        deinit {
+            kill(pid, SIGKILL)
+            var status: Int32 = 0
+            waitpid(pid, &status, WNOHANG)
+            close(master)
+            close(slave)
+        }
+
+        /// Reads what the program wrote until `text` appears (true) or `seconds` pass (false).
+        @discardableResult
+        func read(until text: String, seconds: Double = 10) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline {
+                if screen.contains(text) { return true }
+                drain(milliseconds: 50)
+            }
+            return screen.contains(text)
+        }
+
+        func drain(milliseconds: Int32) {
+            var request = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&request, 1, milliseconds) > 0 else { return }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let n = systemRead(master, &buffer, buffer.count)
+            if n > 0 { screen += String(decoding: buffer[0..<n], as: UTF8.self) }
+        }
+
+        func send(_ text: String) {
+            _ = text.withCString { systemWrite(master, $0, strlen($0)) }
+            usleep(60_000)
+        }
+
+        /// Waits for the program to end. - Returns: its exit status, or 128 + the signal.
+        func wait(seconds: Double = 10) -> Int32? {
+            let deadline = Date().addingTimeInterval(seconds)
+            var status: Int32 = 0
+            while Date() < deadline {
+                drain(milliseconds: 20)
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    drain(milliseconds: 50)
+                    let signalled = status & 0x7F
+                    return signalled != 0 ? 128 + signalled : (status >> 8) & 0xFF
+                }
+            }
+            return nil
+        }
+
+        /// Whether the terminal's modes are as they were before the program started.
+        var modesRestored: Bool {
+            var now = termios()
+            tcgetattr(slave, &now)
+            return now.c_lflag == before.c_lflag && now.c_iflag == before.c_iflag && now.c_oflag == before.c_oflag
+        }
+    }
+
+    /// A table taller than the screen: 200 rows.
+    static func tallFile() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-\(getpid())-tall.csv")
+        var text = "id,name,amount\n"
+        for k in 1...200 { text += "\(k),name \(k),\(k * 3).50\n" }
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        return url
+    }
+
+    @Test("V1/V8: auto opens the view for a table taller than the screen; q leaves the alternate screen and the modes as they were")
+    func opensAndQuits() throws {
+        let file = try Self.tallFile()
+        let session = try Session([file.path])
+        #expect(session.read(until: "row 1 of 200"))
+        #expect(session.screen.contains("\u{1B}[?1049h"))  // the alternate screen
+        #expect(session.screen.contains("\u{1B}[?25l"))  // no cursor
+        #expect(session.screen.contains("Amount"))
+        #expect(!session.modesRestored)  // raw mode while it runs
+        session.send("G")
+        #expect(session.read(until: "row 200 of 200"))
+        session.send("q")
+        #expect(session.wait() == 0)
+        #expect(session.screen.contains("\u{1B}[?1049l"))
+        #expect(session.screen.hasSuffix("\u{1B}[?1049l"))  // nothing written after: nothing was selected
+        #expect(session.modesRestored)
+    }
+
+    @Test("V6: the selected rows are printed as a table after the screen is restored")
+    func selectionPrinted() throws {
+        let file = try Self.tallFile()
+        let session = try Session([file.path])
+        #expect(session.read(until: "row 1 of 200"))
+        session.send("jj ")  // row 3 checked, the cursor on row 4
+        session.send(" ")  // row 4 checked
+        #expect(session.read(until: "2 selected"))
+        session.send("q")
+        #expect(session.wait() == 0)
+        let after = session.screen.components(separatedBy: "\u{1B}[?1049l").last ?? ""
+        let lines = after.replacing(/\x{1B}\[[0-9;]*m/, with: "").split(separator: "\r\n").map(String.init)
+        #expect(lines.count == 4, "\(lines)")
+        #expect(lines.first?.contains("Name") == true)
+        #expect(lines.last?.hasSuffix("name 4   12.50") == true, "\(lines)")
+        #expect(session.modesRestored)
+    }
+
+    @Test("V1/V6: --view always with standard output redirected draws on the terminal and writes the selection as CSV")
+    func alwaysWritesCSV() throws {
+        let file = try Self.tallFile()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-\(getpid())-picked.csv")
+        let session = try Session(["--view", "always", file.path], stdout: out.path)
+        #expect(session.read(until: "row 1 of 200"))
+        session.send("/name 150\r")
+        #expect(session.read(until: "row 150 of 200"))
+        session.send(" ")
+        session.send("g ")
+        #expect(session.read(until: "2 selected"))
+        session.send("q")
+        #expect(session.wait() == 0)
+        #expect(try String(contentsOf: out, encoding: .utf8) == "id,name,amount\r\n1,name 1,3.50\r\n150,name 150,450.50\r\n")
+        #expect(session.modesRestored)
+    }
+
+    @Test("V6/V8: Ctrl-C leaves without writing, exit 130; SIGTERM restores the terminal too")
+    func interrupted() throws {
+        let file = try Self.tallFile()
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-\(getpid())-none.csv")
+        let session = try Session(["--view", "always", file.path], stdout: out.path)
+        #expect(session.read(until: "row 1 of 200"))
+        session.send(" ")
+        session.send("\u{03}")
+        #expect(session.wait() == 130)
+        #expect(try String(contentsOf: out, encoding: .utf8).isEmpty)
+        #expect(session.modesRestored)
+
+        let killed = try Session([file.path])
+        #expect(killed.read(until: "row 1 of 200"))
+        kill(killed.pid, SIGTERM)
+        #expect(killed.wait() == 128 + SIGTERM)
+        #expect(killed.screen.hasSuffix("\u{1B}[?1049l"))
+        #expect(killed.modesRestored)
+    }
+
+    @Test("V1: a table that fits the screen is printed as without the view; --view never and TABLEFMT_VIEW=never print")
+    func fitsIsPrinted() throws {
+        // At 120 columns every column of orders.csv fits (at 80 one is left out: the view opens).
+        let small = try runTool(["--view", "never", "-w", "120", "--color", "always", TestPaths.fixtures.appendingPathComponent("examples/orders.csv").path])
+        let session = try Session([TestPaths.fixtures.appendingPathComponent("examples/orders.csv").path], width: 120, height: 40)
+        #expect(session.wait() == 0)
+        #expect(!session.screen.contains("\u{1B}[?1049h"))
+        #expect(session.screen.replacing("\r\n", with: "\n") == small.out)
+        let file = try Self.tallFile()
+        let never = try Session([file.path], environment: ["TABLEFMT_VIEW": "never"])
+        #expect(never.wait() == 0)
+        #expect(!never.screen.contains("\u{1B}[?1049h") && never.screen.contains("name 200"))
+    }
+
+    @Test("V7: the spool leaves no file in TMPDIR")
+    func noTemporaryFileLeft() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-tmp-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let file = try Self.tallFile()
+        let session = try Session([file.path], environment: ["TMPDIR": dir.path])
+        #expect(session.read(until: "row 1 of 200"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+        session.send("q")
+        #expect(session.wait() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+}
+
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.read(fd, buffer, count)
+    #else
+    Darwin.read(fd, buffer, count)
+    #endif
+}
+
+private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(fd, buffer, count)
+    #else
+    Darwin.write(fd, buffer, count)
+    #endif
+}

@@ -1,0 +1,42 @@
+import Testing
+@testable import FormatEngine
+
+/// The bytes a terminal sends, as keys (V2): every split of a sequence across reads gives the same keys.
+@Suite("Viewer: key decoding")
+struct KeyDecoderTests {
+    static let cases: [(String, [ViewKey])] = [
+        ("jk", [.character("j"), .character("k")]),
+        ("\u{1B}[A\u{1B}[B\u{1B}[C\u{1B}[D", [.up, .down, .right, .left]),
+        ("\u{1B}OA\u{1B}OB\u{1B}OH\u{1B}OF", [.up, .down, .home, .end]),
+        ("\u{1B}[5~\u{1B}[6~\u{1B}[1~\u{1B}[4~\u{1B}[H\u{1B}[F", [.pageUp, .pageDown, .home, .end, .home, .end]),
+        ("\u{1B}[<64;10;5M\u{1B}[<65;10;5M\u{1B}[<0;12;3M\u{1B}[<0;12;3m", [.wheelUp, .wheelDown, .click(x: 11, y: 2)]),
+        ("\r\u{7F}\t\u{03}\u{1A}", [.enter, .backspace, .tab, .control("c"), .control("z")]),
+        ("é東🙂", [.character("é"), .character("東"), .character("🙂")]),
+        ("\u{1B}[1;5C", [.right]),
+        ("\u{1B}[99~x", [.character("x")]),  // an unknown key is skipped, not misread
+    ]
+
+    @Test("every sequence, fed whole and fed split at every byte, gives the same keys")
+    func splitsAnywhere() {
+        for (text, keys) in Self.cases {
+            let bytes = Array(text.utf8)
+            var whole = KeyDecoder()
+            #expect(whole.feed(bytes) == keys, "\(text.debugDescription)")
+            for cut in 0...bytes.count {
+                var split = KeyDecoder()
+                let got = split.feed(bytes[..<cut]) + split.feed(bytes[cut...])
+                #expect(got == keys, "\(text.debugDescription) cut at \(cut)")
+            }
+        }
+    }
+
+    @Test("Esc alone is a key once nothing follows it; Esc then a key is both")
+    func escape() {
+        var decoder = KeyDecoder()
+        #expect(decoder.feed([0x1B]).isEmpty)
+        #expect(decoder.isWaiting)
+        #expect(decoder.flush() == [.escape])
+        #expect(!decoder.isWaiting)
+        #expect(decoder.feed(Array("\u{1B}q".utf8)) == [.escape, .character("q")])
+    }
+}
