@@ -53,19 +53,26 @@ enum RowOrder {
     }
 
     /// Whether the row with sort values `a` (and number `ai`) goes before the one with `b`: by each
-    /// key in turn, empties last whatever the direction, then by row number (stable, W11).
+    /// key in turn, then by row number (stable, W11).
     static func precedes(_ a: [Value?], _ ai: Int, _ b: [Value?], _ bi: Int, descending: [Bool]) -> Bool {
         for k in 0..<descending.count {
-            switch (a[k], b[k]) {
-            case (nil, nil): continue
-            case (nil, _): return false  // empties last
-            case (_, nil): return true
-            case let (x?, y?):
-                if x == y { continue }
-                return descending[k] ? y < x : x < y
-            }
+            if let first = before(a[k], b[k], descending: descending[k]) { return first }
         }
         return ai < bi
+    }
+
+    /// Whether value `a` goes before `b` by one key (nil: a tie): empty cells last whatever the
+    /// direction.
+    @inline(__always)
+    static func before(_ a: Value?, _ b: Value?, descending: Bool) -> Bool? {
+        switch (a, b) {
+        case (nil, nil): return nil
+        case (nil, _): return false
+        case (_, nil): return true
+        case let (x?, y?):
+            if x == y { return nil }
+            return descending ? y < x : x < y
+        }
     }
 
     /// Splits rows into groups by a column's text, in first-seen order.

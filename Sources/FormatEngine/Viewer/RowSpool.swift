@@ -44,8 +44,9 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
     private var pending: [UInt8] = []
     private var pendingEnds: [Int64] = []
     private var written: Int64 = 0
-    /// Where each published row starts, and one past the last: `count + 1` entries.
-    private let offsets = Locked<[Int64]>([0])
+    /// Where each published row starts, and one past the last: `count + 1` entries, 8 bytes each,
+    /// in blocks that never move (an array grown by doubling would hold twice that while it grows).
+    private let offsets = Locked(OffsetIndex())
 
     /// A spool in `directory` (`TMPDIR`, else `/tmp`).
     /// - Throws: `InputError` `.readFailed` (exit 74) when no temporary file can be made.
@@ -103,7 +104,7 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
         pending.removeAll(keepingCapacity: true)
         let ends = pendingEnds
         pendingEnds.removeAll(keepingCapacity: true)
-        offsets.withLock { $0.append(contentsOf: ends) }
+        offsets.withLock { index in for end in ends { index.append(end) } }
     }
 
     // MARK: - Reading (any thread)
@@ -140,7 +141,7 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
             let length = Int(bytes.end - bytes.start)
             if buffer.count < length { buffer = [UInt8](repeating: 0, count: length) }
             guard read(into: &buffer, count: length, at: bytes.start) else { return }
-            let rowStarts: [Int64] = offsets.withLock { Array($0[id...last]) }
+            let rowStarts: [Int64] = offsets.withLock { index in (id...last).map { index[$0] } }
             let keepGoing = buffer.withUnsafeBufferPointer { all -> Bool in
                 for k in 0..<(last - id) {
                     let start = Int(rowStarts[k] - bytes.start), end = Int(rowStarts[k + 1] - bytes.start)
@@ -183,5 +184,26 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
             record.append(UnsafeBufferPointer(rebasing: bytes[(body + start)..<(body + end)]))
             start = end
         }
+    }
+}
+
+/// Row offsets in blocks of 64 Ki entries: appending never copies what is there.
+struct OffsetIndex {
+    private static let shift = 16
+    private var blocks: [[Int64]] = [[0]]
+    private(set) var count = 1
+
+    init() { blocks[0].reserveCapacity(1 << Self.shift) }
+
+    subscript(index: Int) -> Int64 { blocks[index >> Self.shift][index & (1 << Self.shift - 1)] }
+
+    mutating func append(_ offset: Int64) {
+        if blocks[blocks.count - 1].count == 1 << Self.shift {
+            var block: [Int64] = []
+            block.reserveCapacity(1 << Self.shift)
+            blocks.append(block)
+        }
+        blocks[blocks.count - 1].append(offset)
+        count += 1
     }
 }

@@ -242,13 +242,14 @@ extension ViewState {
         lines = Array(lines.dropFirst(start).prefix(room))
         while lines.count < room { lines.append("") }
         let more = start + room < sheetLines(data).count ? " · more below" : ""
-        lines.append(statusText("row \(TableFormatter.grouped(current + 1)) of \(TableFormatter.grouped(count))\(more) · ↑↓ rows · Space/b scroll · Esc back", right: "? keys"))
+        lines.append(statusText("row \(TableFormatter.grouped(current + 1)) of \(TableFormatter.grouped(count))\(more) · ↑↓ rows\(keyed ? " · →← open, close" : "") · Space/b scroll · Esc back", right: "? keys"))
         return lines
     }
 
     /// The sheet of the current row, one string a line.
     func sheetLines(_ data: any ViewRows) -> [String] {
         guard let sheet, count > 0 else { return [] }
+        if keyed { return outlineLines(data) }
         let sink = MemorySink()
         let out = OutputBuffer(sink, capacity: 4096)
         let renderer = PlainRenderer(plan: sheet, out: out, measure: measure, style: .rule, ansi: true)
@@ -265,6 +266,38 @@ extension ViewState {
             let bare = Self.unstyled(String(line))
             return measure.width(of: bare) <= width ? String(line) : fitted(bare)
         }
+    }
+
+    /// The current row of a JSON input as an outline: its first field as the title, then the others.
+    func outline(_ data: any ViewRows) -> Outline {
+        guard count > 0, !columns.isEmpty else { return Outline(names: [], values: [], label: { $0 }) }
+        let record = data.record(id(at: current))
+        let rest = columns.dropFirst()
+        let names = rest.map { profiles.indices.contains($0.source) ? profiles[$0.source].name : $0.heading }
+        let values = rest.map { column in record.withFields { String(decoding: $0[column.source], as: UTF8.self) } }
+        let titled = options.titleHeadings
+        return Outline(names: names, values: values) { part in
+            guard titled else { return part }
+            let (text, unit) = Heading.title(part)
+            return unit.map { text.hasSuffix("(\($0))") ? text : "\(text) (\($0))" } ?? text
+        }
+    }
+
+    func outlineLines(_ data: any ViewRows) -> [String] {
+        let s = styles
+        let record = data.record(id(at: current))
+        let title = record.withFields { String(decoding: $0[columns[0].source], as: UTF8.self) }
+        var lines = measure.fit(Sanitize.visible(title.isEmpty ? "—" : title), width: width, maxLines: Int.max, ellipsis: options.ellipsis).map { s.heading + $0.text + s.reset }
+        let tree = outline(data)
+        for line in tree.lines(width: width, open: sheetOpen, measure: measure, nullText: Sanitize.visible(options.nullText), ellipsis: options.ellipsis) {
+            let text = line.text
+            switch line.style {
+            case .plain: lines.append(text)
+            case .label: lines.append(s.heading + text + s.reset)
+            case .empty: lines.append(s.dim + text + s.reset)
+            }
+        }
+        return lines
     }
 
     /// The text without its SGR sequences.

@@ -22,6 +22,8 @@ package final class ViewLoader: @unchecked Sendable {
         package var error: InputError?
         /// Warnings about the input, once it is done.
         package var warnings: [String] = []
+        /// The input names its own columns (JSON): a row's sheet is an outline (V4).
+        package var keyed = false
         /// Bumped at each publish: the view redraws when it changes.
         package var changes = 0
     }
@@ -55,6 +57,8 @@ package final class ViewLoader: @unchecked Sendable {
             state.withLock { $0.error = error; $0.done = true }
             return
         }
+        let keyed = table.keyed
+        state.withLock { $0.keyed = keyed }
         var profiler = ColumnProfiler(columns: table.columns, measure: measure)
         var columns = table.columns
         var rows = 0

@@ -25,6 +25,7 @@ package final class ViewModel {
         let progress = loader.progress
         guard progress.changes != seen else { return false }
         seen = progress.changes
+        state.keyed = progress.keyed
         state.update(columns: progress.columns, profiles: progress.profiles, rows: progress.rows, done: progress.done, error: progress.error, from: loader.spool)
         if let key = pendingSort, !state.columns.isEmpty {
             pendingSort = nil

@@ -64,6 +64,9 @@ struct ViewState {
     var sheet: LayoutPlan?
     /// Lines the headings take (C5).
     var headingLines = 1
+    /// The input names its columns (JSON): a sheet is an outline, open down to `sheetOpen` levels (V4).
+    var keyed = false
+    var sheetOpen = Int.max / 2
 
     // MARK: Rows
 
@@ -200,7 +203,7 @@ struct ViewState {
         message = nil
         switch mode {
         case .table: tableKey(key, data: data)
-        case .detail(let scroll): detailKey(key, scroll: scroll)
+        case .detail(let scroll): detailKey(key, scroll: scroll, data: data)
         case .help: mode = .table
         case .prompt(let prompt, let text): promptKey(key, prompt: prompt, text: text, data: data)
         case .freeze:
@@ -261,9 +264,13 @@ struct ViewState {
         }
     }
 
-    private mutating func detailKey(_ key: ViewKey, scroll: Int) {
+    private mutating func detailKey(_ key: ViewKey, scroll: Int, data: any ViewRows) {
         let page = max(1, height - 2)
         switch key {
+        case .right, .enter, .character("l"):
+            if keyed { sheetOpen = min(sheetOpen, outline(data).depth) + 1 }
+        case .left, .character("h"):
+            if keyed { sheetOpen = max(1, min(sheetOpen, outline(data).depth) - 1) }
         case .escape, .character("q"), .backspace: mode = .table
         case .down, .character("j"):
             if current + 1 < count { current += 1; mode = .detail(scroll: 0) }
@@ -446,26 +453,48 @@ struct ViewState {
         guard columns.indices.contains(key.column) else { return }
         let source = columns[key.column].source
         let numeric = profiles.indices.contains(source) && profiles[source].isNumeric
-        var values: [RowOrder.Value?] = []
-        values.reserveCapacity(loaded)
-        data.scan(0..<loaded) { _, fields in
-            values.append(RowOrder.value(fields, source, numeric: numeric))
-            return true
-        }
-        let descending = [key.descending]
-        var ids = (0..<Int32(values.count)).map { $0 }
-        ids.withUnsafeMutableBufferPointer { buffer in
-            values.withUnsafeBufferPointer { values in
-                buffer.sort { a, b in
-                    RowOrder.precedes([values[Int(a)]], Int(a), [values[Int(b)]], Int(b), descending: descending)
-                }
-            }
-        }
-        order = ids
+        order = numeric ? Self.numberOrder(data, rows: loaded, column: source, descending: key.descending)
+                        : Self.textOrder(data, rows: loaded, column: source, descending: key.descending)
         sort = key
         refilter(data: data)
         current = 0  // the first rows of the new order
         top = 0
+    }
+
+    /// Row numbers in the order of a numeric column: its values held as 8-byte numbers (NaN for
+    /// an empty or null-like cell, last either way), ties in input order (W11).
+    static func numberOrder(_ data: any ViewRows, rows: Int, column: Int, descending: Bool) -> [Int32] {
+        var values: [Double] = []
+        values.reserveCapacity(rows)
+        data.scan(0..<rows) { _, fields in
+            if case .number(let number)? = RowOrder.value(fields, column, numeric: true) { values.append(number) } else { values.append(.nan) }
+            return true
+        }
+        var ids = (0..<Int32(values.count)).map { $0 }
+        values.withUnsafeBufferPointer { values in
+            ids.sort { a, b in
+                let x = values[Int(a)], y = values[Int(b)]
+                if x.isNaN || y.isNaN { return x.isNaN == y.isNaN ? a < b : y.isNaN }
+                if x != y { return descending ? y < x : x < y }
+                return a < b
+            }
+        }
+        return ids
+    }
+
+    /// Row numbers in the order of a text column, by `--sort`'s comparison (W11).
+    static func textOrder(_ data: any ViewRows, rows: Int, column: Int, descending: Bool) -> [Int32] {
+        var values: [RowOrder.Value?] = []
+        values.reserveCapacity(rows)
+        data.scan(0..<rows) { _, fields in
+            values.append(RowOrder.value(fields, column, numeric: false))
+            return true
+        }
+        var ids = (0..<Int32(values.count)).map { $0 }
+        values.withUnsafeBufferPointer { values in
+            ids.sort { a, b in RowOrder.before(values[Int(a)], values[Int(b)], descending: descending) ?? (a < b) }
+        }
+        return ids
     }
 
     /// View row of input row `id`, if shown.

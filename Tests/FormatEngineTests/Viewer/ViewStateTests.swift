@@ -280,6 +280,27 @@ struct ViewStateTests {
         #expect(Self.plain(model)[1].hasPrefix("Item"))
     }
 
+    @Test("V4: a JSON row's sheet is an outline: nested objects and arrays of objects as nodes that ← closes and → opens a level at a time")
+    func jsonOutline() throws {
+        let json = #"{"id":7,"user":{"name":"Ann","addr":{"city":"Oslo"}},"items":[{"sku":"x"},{"sku":"y","qty":2}]}"# + "\n"
+        let model = try Self.view(json, width: 40, height: 16)
+        model.handle(.enter)
+        let open = Self.plain(model)
+        #expect(Array(open[0...10]) == ["7", "▾ User", "  Name  Ann", "  ▾ Addr", "    City  Oslo", "▾ Items", "  ▾ [0]", "    SKU  x", "  ▾ [1]", "    SKU  y", "    Qty  2"])
+        model.handle(.left)
+        #expect(Array(Self.plain(model)[0...5]) == ["7", "▾ User", "  Name  Ann", "  ▸ Addr (1 field)", "▾ Items", "  ▸ [0] (1 field)"])
+        model.handle(.left)
+        #expect(Array(Self.plain(model)[0...3]) == ["7", "▸ User (2 fields)", "▸ Items (2 items)", ""])
+        model.handle(.left)  // the top level stays
+        #expect(Self.plain(model)[1] == "▸ User (2 fields)")
+        model.handle(.right)
+        #expect(Self.plain(model)[3] == "  ▸ Addr (1 field)")
+        // CSV has no nesting: its sheet is the list report, a dotted name one label.
+        let csv = try Self.view("id,user.name\n7,Ann\n", width: 40, height: 8)
+        csv.handle(.enter)
+        #expect(Array(Self.plain(csv)[0...1]) == ["7", "User Name  Ann"])
+    }
+
     // MARK: - Selecting (V6)
 
     @Test("V6: Space checks rows (a ✓ column appears), a all, A none; q's output is the checked rows as CSV that reads back the same")
