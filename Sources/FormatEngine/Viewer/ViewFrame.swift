@@ -95,37 +95,32 @@ extension ViewState {
         }
         lines.append(rule.finish())
 
-        let end = min(count, top + bodyLines)
         let painter = CellPainter(measure: measure, options: options, width: width)
-        var rows: [(row: Int, id: Int, record: Record)] = []
-        if top < end {
-            if filter == nil && order == nil {
-                data.scan(top..<end) { id, fields in
-                    var record = Record()
-                    for k in 0..<fields.count { record.append(fields[k]) }
-                    rows.append((id, id, record))
-                    return true
-                }
-            } else {
-                for row in top..<end { rows.append((row, id(at: row), data.record(id(at: row)))) }
-            }
-        }
-        for (row, id, record) in rows {
+        let rows = visibleRows(data)
+        var used = 0
+        for (row, id, record) in rows where used < bodyLines {
             let selectedRow = selected.contains(Int32(id))
             let base = row == current ? s.current : (row - top) % 2 == 1 ? s.stripe : ""
-            var line = LineBuilder(base: base, limit: width, styles: s)
-            if accessoryWidth > 0 { line.add(selectedRow ? "✓" : " ", width: 1, style: selectedRow ? s.check : "") }
             record.withFields { fields in
+                // C6: with --wrap 2, a row whose text does not fit takes two lines.
+                let height = min(rowHeight(fields), bodyLines - used)
+                var built = (0..<height).map { _ in LineBuilder(base: base, limit: width, styles: s) }
+                if accessoryWidth > 0 {
+                    built[0].add(selectedRow ? "✓" : " ", width: 1, style: selectedRow ? s.check : "")
+                }
                 for p in placed {
-                    line.pad(to: p.x)
                     let column = columns[p.index]
                     let cell = fields[column.source]
-                    let text = painter.draw(cell, column: column, width: p.width)
+                    let texts = height == 1 ? [painter.draw(cell, column: column, width: p.width)] : painter.drawLines(cell, column: column, width: p.width, lines: height)
                     let hit = search.map { $0.match.matches(cell) } ?? false
-                    line.add(text, width: p.width, style: hit ? s.match : "")
+                    for k in 0..<height {
+                        built[k].pad(to: p.x)
+                        built[k].add(texts[k], width: p.width, style: hit ? s.match : "")
+                    }
                 }
+                for k in 0..<height { lines.append(built[k].finish()) }
+                used += height
             }
-            lines.append(line.finish())
         }
         if rows.isEmpty {
             let note = loading ? "(reading…)" : filter != nil ? "(no rows contain \(filter!.text))" : "(no rows)"
@@ -134,6 +129,25 @@ extension ViewState {
         while lines.count < height - 1 { lines.append("") }
         lines.append(statusLine())
         return lines
+    }
+
+    /// The rows from `top` that can be on screen (at most a screen of them), with their view row
+    /// and row number.
+    func visibleRows(_ data: any ViewRows) -> [(row: Int, id: Int, record: Record)] {
+        let end = min(count, top + bodyLines)
+        var rows: [(row: Int, id: Int, record: Record)] = []
+        guard top < end else { return rows }
+        if filter == nil && order == nil {
+            data.scan(top..<end) { id, fields in
+                var record = Record()
+                for k in 0..<fields.count { record.append(fields[k]) }
+                rows.append((id, id, record))
+                return true
+            }
+        } else {
+            for row in top..<end { rows.append((row, id(at: row), data.record(id(at: row)))) }
+        }
+        return rows
     }
 
     /// The headings, on up to two lines, sitting on the rule (C5); the focused one marked, the
@@ -332,17 +346,36 @@ extension ViewState {
 
 /// Draws one cell into a given width with the printed table's cell code (C2, C3, C7, C8, O5).
 final class CellPainter {
+    private let measure: DisplayWidth
+    private let ellipsis: EllipsisMode
     private let sink = MemorySink()
     private let out: OutputBuffer
     private let renderer: PlainRenderer
 
     init(measure: DisplayWidth, options: FormatOptions, width: Int) {
+        self.measure = measure
+        ellipsis = options.ellipsis
         out = OutputBuffer(sink, capacity: 4096)
         var plan = LayoutPlan(mode: .table, columns: [], omitted: [], headingLines: 1, cellLines: 1, gap: options.style.gap)
         plan.containerWidth = max(1, width)
         plan.ellipsis = options.ellipsis
         plan.nullText = options.nullText
         renderer = PlainRenderer(plan: plan, out: out, measure: measure, style: .rule)
+    }
+
+    /// The cell on `lines` lines (C6): text wrapped at spaces, a number on the first line; each
+    /// line padded to `width`.
+    func drawLines(_ cell: UnsafeBufferPointer<UInt8>, column: ColumnLayout, width: Int, lines: Int) -> [String] {
+        let blank = String(repeating: " ", count: width)
+        if cell.isEmpty || (column.numberParts != nil && NumberShape.parse(cell) != nil) {
+            return [draw(cell, column: column, width: width)] + Array(repeating: blank, count: lines - 1)
+        }
+        let fitted = measure.fit(utf8: cell, width: width, maxLines: lines, ellipsis: ellipsis)
+        return (0..<lines).map { k in
+            guard k < fitted.count else { return blank }
+            let pad = String(repeating: " ", count: max(0, width - fitted[k].width))
+            return column.alignment == .right ? pad + fitted[k].text : fitted[k].text + pad
+        }
     }
 
     /// The cell's text, padded to `width` (aligned as its column aligns), cut with `…` when wider.

@@ -42,7 +42,7 @@ package final class ViewModel {
 
     package func handle(_ key: ViewKey) { state.handle(key, data: loader.spool) }
 
-    package func resize(width: Int, height: Int) { state.resize(width: width, height: height) }
+    package func resize(width: Int, height: Int) { state.resize(width: width, height: height, data: loader.spool) }
 
     package func frame() -> [String] { state.frame(loader.spool) }
 

@@ -153,18 +153,30 @@ struct ViewState {
             pendingSort = nil
             applySort(pending, data: data)
         }
-        clampPosition()
+        clampPosition(data)
     }
 
     /// Profiles from the first window are replaced by every row's once the input is read.
     private var profilesSettled: Bool { !loading }
 
     /// A new screen size (SIGWINCH): the view is laid out again, widths recomputed.
-    mutating func resize(width: Int, height: Int) {
+    mutating func resize(width: Int, height: Int, data: any ViewRows) {
         self.width = max(1, width)
         self.height = max(1, height)
         relayout()
-        clampPosition()
+        clampPosition(data)
+    }
+
+    /// Lines a row takes: one, or with `--wrap 2` two when a text cell is wider than its column
+    /// or holds a line break (C6, as the printed table decides).
+    func rowHeight(_ fields: Fields) -> Int {
+        guard options.cellLines > 1 else { return 1 }
+        for column in columns {
+            let cell = fields[column.source]
+            if cell.isEmpty || (column.numberParts != nil && NumberShape.parse(cell) != nil) { continue }
+            if cell.contains(0x0A) || measure.width(utf8: cell) > column.width { return min(2, options.cellLines) }
+        }
+        return 1
     }
 
     /// Plans the columns for the screen width, as the printed table would at that width, each
@@ -216,7 +228,7 @@ struct ViewState {
             }
         }
         if key == .control("c") { exit = .interrupt }
-        clampPosition()
+        clampPosition(data)
     }
 
     private mutating func tableKey(_ key: ViewKey, data: any ViewRows) {
@@ -305,8 +317,9 @@ struct ViewState {
     // MARK: - Moving
 
     private mutating func page(_ direction: Int) {
-        current += direction * bodyLines
-        top += direction * bodyLines
+        let rows = max(1, bodyLines / max(1, min(2, options.cellLines)))
+        current += direction * rows
+        top += direction * rows
     }
 
     private mutating func moveFocus(to column: Int) {
@@ -314,12 +327,21 @@ struct ViewState {
         scrollToFocus()
     }
 
-    /// Keeps the current row on screen and every index in range.
-    mutating func clampPosition() {
+    /// Keeps the current row on screen and every index in range. With `--wrap 2` rows take one or
+    /// two lines, so the rows from `top` to the current one are measured (`data`).
+    mutating func clampPosition(_ data: (any ViewRows)? = nil) {
         current = max(0, min(current, count - 1))
         if current < top { top = current }
         if current >= top + bodyLines { top = current - bodyLines + 1 }
         top = max(0, min(top, max(0, count - bodyLines)))
+        if options.cellLines > 1, let data, count > 0 {
+            var heights = (top...current).map { row in data.record(id(at: row)).withFields { rowHeight($0) } }
+            var total = heights.reduce(0, +)
+            while total > bodyLines && top < current {
+                total -= heights.removeFirst()
+                top += 1
+            }
+        }
         focus = max(0, min(focus, columns.count - 1))
         frozen = min(frozen, columns.count)
         if case .detail(let scroll) = mode, scroll > 0 {
@@ -353,7 +375,15 @@ struct ViewState {
                 cycleSort(column: hit.index, data: data)
             }
         } else if y > headingLines && y <= headingLines + bodyLines {
-            let row = top + (y - headingLines - 1)
+            // The row drawn on line y (rows may take two lines, C6).
+            var line = headingLines + 1
+            var row = top
+            while row < count {
+                let height = data.record(id(at: row)).withFields { rowHeight($0) }
+                if y < line + height { break }
+                line += height
+                row += 1
+            }
             guard row < count else { return }
             current = row
             if let hit { focus = hit.index }

@@ -206,6 +206,28 @@ struct ViewStateTests {
         #expect(Self.plain(model)[2] == "widget  123456")
     }
 
+    @Test("V1/C6: --wrap 2 gives a row whose text does not fit a second line; moving keeps the current row whole on screen")
+    func twoLineRows() throws {
+        var options = FormatOptions()
+        options.cellLines = 2
+        var csv = "n,text\n"
+        for k in 1...20 { csv += "\(k),\(k % 3 == 0 ? "a long text that wraps on two lines" : "short")\n" }
+        // 30 columns: the text column is capped at half the width (W3), so the long text wraps.
+        let model = try Self.view(csv, width: 30, height: 8, options: options)  // 5 lines of rows
+        let lines = Self.plain(model)
+        #expect(Array(lines[2...6]) == [" 1  short", " 2  short", " 3  a long text", "    that wraps o…", " 4  short"])
+        // Going down, the current row is always wholly on screen, both of its lines.
+        for step in 1..<20 {
+            model.handle(.down)
+            let frame = model.frame()
+            let row = model.state.current + 1
+            let at = frame.firstIndex { Self.strip($0).hasPrefix(String(repeating: " ", count: row < 10 ? 1 : 0) + "\(row)  ") }
+            #expect(at != nil, "step \(step)")
+            if let at, row % 3 == 0 { #expect(at + 1 < 7 && Self.strip(frame[at + 1]).contains("wraps"), "step \(step)") }
+        }
+        #expect(Self.plain(model)[6].hasPrefix("20  short"))
+    }
+
     // MARK: - Finding (V5)
 
     @Test("V5: & keeps the rows containing the text (any case when it is lower case), on 100 generated tables")
@@ -363,7 +385,9 @@ struct ViewStateTests {
                 csv += "\(r),\(Self.quoted(hostile[Int(rng.next() % 8)])),\(Int(rng.next() % 100000)),\(Self.quoted(String(repeating: "word ", count: Int(rng.next() % 20))))\n"
             }
             let width = Int(rng.next() % 120) + 1, height = Int(rng.next() % 30) + 1
-            let model = try Self.view(csv, width: width, height: height, color: seed % 2 == 0)
+            var options = FormatOptions()
+            options.cellLines = seed % 3 == 0 ? 2 : 1
+            let model = try Self.view(csv, width: width, height: height, options: options, color: seed % 2 == 0)
             for step in 0..<40 {
                 if step == 20 { model.resize(width: Int(rng.next() % 120) + 1, height: Int(rng.next() % 30) + 1) }
                 model.handle(keys[Int(rng.next() % UInt64(keys.count))])
