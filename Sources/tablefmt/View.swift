@@ -77,12 +77,12 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
 
 /// Runs the view on the terminal `tty` until `q` or `Ctrl-C`, then writes the selected rows.
 func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, color: Bool, _ sink: any OutputSink) -> Int32 {
-    let spool: RowSpool
-    do { spool = try RowSpool() } catch {
+    let store: RowStore
+    do { store = try RowStore() } catch {
         printError("tablefmt: \(error)")
         return error.exitCode
     }
-    let loader = ViewLoader(spool: spool)
+    let loader = ViewLoader(store: store)
     loader.start(input, options: options)
     let size = Terminal.size(tty) ?? (width: 80, height: 24)
     // The first screen as soon as its rows are there (V7).
@@ -114,7 +114,7 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
         status = writeSelection(csv, options: options, source: input.name, sink)
     }
     for warning in final.warnings { printError("tablefmt: warning: \(warning)") }
-    if let error = final.error {
+    if let error = final.error ?? store.problem {
         printError("tablefmt: \(error)")
         if status == 0 { status = error.exitCode }
     }

@@ -108,6 +108,23 @@ private func openReadOnly(_ path: String) -> Int32 { open(path, O_RDONLY) }
     #endif
 }
 
+/// A regular file's descriptor, for reading its bytes again by offset (`pread`), and what the
+/// file was when opened, to tell whether it has changed since.
+struct RandomAccess {
+    var fd: Int32
+    var identity: FileIdentity
+    /// Where the input starts in the file (standard input may be opened part way).
+    var start: Int64
+}
+
+/// An input that is a regular file, readable again at any offset (the view, V7).
+protocol RandomlyReadable {
+    var randomAccess: RandomAccess? { get }
+}
+
+extension FileInput: RandomlyReadable {}
+extension StandardInput: RandomlyReadable {}
+
 /// A file named on the command line. A regular file is read twice (sized exactly, then drawn)
 /// through the one descriptor opened here, so a file renamed over it meanwhile (`mv b.csv a.csv`)
 /// is not read instead; a file changed in place stops the read (exit 74).
@@ -149,6 +166,10 @@ public final class FileInput: InputProvider {
 
     deinit { close(fd) }
 
+    /// The descriptor and what the file was when opened, for reading rows again by their
+    /// offsets (the view, V7); nil for a pipe or a device.
+    var randomAccess: RandomAccess? { identity.map { RandomAccess(fd: fd, identity: $0, start: 0) } }
+
     /// The file from its start. The second time, the file must still be as it was first opened.
     /// - Throws: `.readFailed` (exit 74) when it changed or cannot be rewound.
     public func open() throws(InputError) -> any ByteSource {
@@ -184,6 +205,9 @@ public struct StandardInput: InputProvider {
         isRereadable = regular && offset >= 0
         identity = isRereadable ? FileIdentity(info) : nil
     }
+
+    /// Standard input when it is a regular file, for reading rows again by their offsets (V7).
+    var randomAccess: RandomAccess? { identity.map { RandomAccess(fd: 0, identity: $0, start: Int64(start)) } }
 
     /// Standard input from its start (a regular file is rewound and checked unchanged).
     public func open() throws(InputError) -> any ByteSource {

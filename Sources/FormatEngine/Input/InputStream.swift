@@ -79,6 +79,10 @@ final class InputStream {
 
     deinit { storage.deallocate() }
 
+    /// The UTF-8 byte-order mark's length (3) when one was skipped: a UTF-8 input's byte at
+    /// `offset` is the source's byte at `offset + byteOrderMarkLength`, until a replacement.
+    private(set) var byteOrderMarkLength = 0
+
     /// Offset in the decoded stream of the next unread byte.
     var offset: Int { base &+ pos }
 
@@ -176,6 +180,7 @@ final class InputStream {
             pos = bomLength
             end = bomLength
             base = -bomLength  // offsets count from after the BOM
+            byteOrderMarkLength = bomLength
             validate(final: sourceEnded)
         } else {
             raw.append(contentsOf: UnsafeBufferPointer(start: storage + bomLength, count: filled - bomLength))

@@ -14,6 +14,12 @@ protocol ViewRows: AnyObject {
     /// Calls `body` with rows `range` in order, until it returns false. Reads in large pieces:
     /// sorting, filtering and searching go through every row this way.
     func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool)
+    /// Why rows can no longer be read (the file changed under the view), if they cannot.
+    var problem: InputError? { get }
+}
+
+extension ViewRows {
+    var problem: InputError? { nil }
 }
 
 /// Rows held in memory.
@@ -190,10 +196,14 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
 /// Row offsets in blocks of 64 Ki entries: appending never copies what is there.
 struct OffsetIndex {
     private static let shift = 16
-    private var blocks: [[Int64]] = [[0]]
-    private(set) var count = 1
+    private var blocks: [[Int64]] = [[]]
+    private(set) var count = 0
 
-    init() { blocks[0].reserveCapacity(1 << Self.shift) }
+    /// An index holding `first`, or nothing.
+    init(first: Int64? = 0) {
+        blocks[0].reserveCapacity(1 << Self.shift)
+        if let first { append(first) }
+    }
 
     subscript(index: Int) -> Int64 { blocks[index >> Self.shift][index & (1 << Self.shift - 1)] }
 

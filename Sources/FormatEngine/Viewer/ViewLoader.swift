@@ -28,12 +28,12 @@ package final class ViewLoader: @unchecked Sendable {
         package var changes = 0
     }
 
-    package let spool: RowSpool
+    package let store: RowStore
     private let state = Locked(Progress())
     private let cancelled = Locked(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    package init(spool: RowSpool) { self.spool = spool }
+    package init(store: RowStore) { self.store = store }
 
     /// What has been read so far.
     package var progress: Progress { state.current }
@@ -49,6 +49,13 @@ package final class ViewLoader: @unchecked Sendable {
 
     /// Reads `input` on this thread (tests, and the view's own sequence when it must be exact).
     package func load(_ input: some InputProvider, options: FormatOptions) {
+        load(input, options: options, inPlace: true)
+    }
+
+    /// Reads every row (up to `--limit`) into the store, profiling each.
+    /// - Parameter inPlace: an uncompressed UTF-8 CSV or TSV file may be indexed where it is
+    ///   (`FileRows`) rather than spooled; a replaced byte (invalid UTF-8) starts again, spooled.
+    private func load(_ input: some InputProvider, options: FormatOptions, inPlace: Bool) {
         let measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
         var table: TableInput
         do {
@@ -58,6 +65,9 @@ package final class ViewLoader: @unchecked Sendable {
             return
         }
         let keyed = table.keyed
+        let direct = inPlace ? Self.fileRows(input, table) : nil
+        store.use(direct)
+        let bom = Int64(table.stream.byteOrderMarkLength)
         state.withLock { $0.keyed = keyed }
         var profiler = ColumnProfiler(columns: table.columns, measure: measure)
         var columns = table.columns
@@ -67,7 +77,11 @@ package final class ViewLoader: @unchecked Sendable {
         let limit = options.limit ?? Int.max
         var failure: InputError?
         func publish() {
-            do { try spool.publish() } catch { failure = failure ?? error }
+            if let direct {
+                direct.publish(end: Int64(table.stream.offset) + bom)
+            } else {
+                do { try store.spool.publish() } catch { failure = failure ?? error }
+            }
             let (count, names, profiles) = (rows, columns, profiler.profiles)
             state.withLock { progress in
                 progress.rows = count
@@ -80,21 +94,29 @@ package final class ViewLoader: @unchecked Sendable {
         // A pipe's writer pausing (`tail -f`): what came is shown now (P4).
         table.stream.beforeWaiting = { publish() }
         while rows < limit && failure == nil && !cancelled.current {
+            let start = Int64(table.stream.offset) + bom
             do {
                 guard try table.next(into: &record) else { break }
             } catch {
                 failure = error
                 break
             }
+            if direct != nil && table.stream.replacements > 0 {
+                // The file's bytes are no longer the rows' bytes: read it again, spooled.
+                table.stream.beforeWaiting = nil
+                state.withLock { $0 = Progress() }
+                load(input, options: options, inPlace: false)
+                return
+            }
             if table.columns.count != columns.count {
                 columns = table.columns
                 profiler.sync(columns: columns)
             }
             profiler.add(record)
-            spool.append(record)
+            if let direct { direct.append(start: start) } else { store.spool.append(record) }
             rows += 1
             // The first screen as soon as it is there; then a few times a second.
-            if rows == 64 || rows == 1000 || (rows & 255 == 0 && (Self.milliseconds() - lastPublish > 100 || spool.pendingBytes > 1 << 22)) {
+            if rows == 64 || rows == 1000 || (rows & 255 == 0 && (Self.milliseconds() - lastPublish > 100 || store.spool.pendingBytes > 1 << 22)) {
                 publish()
             }
         }
@@ -107,6 +129,17 @@ package final class ViewLoader: @unchecked Sendable {
             progress.done = true
             progress.changes += 1
         }
+    }
+
+    /// The rows of `input` found again in its file, when it is a regular file of uncompressed
+    /// UTF-8 CSV or TSV.
+    private static func fileRows(_ input: some InputProvider, _ table: TableInput) -> FileRows? {
+        guard let file = (input as? RandomlyReadable)?.randomAccess, table.stream.encoding == .utf8,
+              table.choice.format == .csv || table.choice.format == .tsv else { return nil }
+        var magic: [UInt8] = [0, 0]
+        let n = magic.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress!, 2, off_t(file.start)) }
+        guard n == 2, !(magic[0] == 0x1F && magic[1] == 0x8B) else { return nil }  // gzip
+        return FileRows(file, choice: table.choice, name: input.name, owner: input)
     }
 
     /// Stops reading after the current row (the thread may still be waiting on a pipe).

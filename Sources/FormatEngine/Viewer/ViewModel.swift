@@ -22,14 +22,19 @@ package final class ViewModel {
 
     /// Takes in what the loader read since the last call. - Returns: whether anything changed.
     package func refresh() -> Bool {
-        let progress = loader.progress
+        var progress = loader.progress
+        if let problem = loader.store.problem, progress.error == nil {
+            // The file changed under the view (I7): said in the status line, exit 74 at the end.
+            progress.error = problem
+            progress.changes += 1
+        }
         guard progress.changes != seen else { return false }
         seen = progress.changes
         state.keyed = progress.keyed
-        state.update(columns: progress.columns, profiles: progress.profiles, rows: progress.rows, done: progress.done, error: progress.error, from: loader.spool)
+        state.update(columns: progress.columns, profiles: progress.profiles, rows: progress.rows, done: progress.done, error: progress.error, from: loader.store)
         if let key = pendingSort, !state.columns.isEmpty {
             pendingSort = nil
-            state.requestSort(key, data: loader.spool)
+            state.requestSort(key, data: loader.store)
         }
         return true
     }
@@ -40,11 +45,11 @@ package final class ViewModel {
     package var bodyLines: Int { state.bodyLines }
     package var exit: ViewExit? { state.exit }
 
-    package func handle(_ key: ViewKey) { state.handle(key, data: loader.spool) }
+    package func handle(_ key: ViewKey) { state.handle(key, data: loader.store) }
 
-    package func resize(width: Int, height: Int) { state.resize(width: width, height: height, data: loader.spool) }
+    package func resize(width: Int, height: Int) { state.resize(width: width, height: height, data: loader.store) }
 
-    package func frame() -> [String] { state.frame(loader.spool) }
+    package func frame() -> [String] { state.frame(loader.store) }
 
     /// The selected rows, in the order shown, as CSV (RFC 4180) with a header of the shown
     /// columns' names as the input has them; nil when no row is selected (V6).
@@ -57,7 +62,7 @@ package final class ViewModel {
         for row in 0..<state.count {
             let id = state.id(at: row)
             guard state.selected.contains(Int32(id)) else { continue }
-            loader.spool.record(id).withFields { fields in
+            loader.store.record(id).withFields { fields in
                 CSVText.appendRow(sources.map { Array(fields[$0]) }, to: &out)
             }
         }

@@ -9,7 +9,7 @@ struct ViewStateTests {
 
     /// A view of `csv`, every row read, on a `width` × `height` screen.
     static func view(_ csv: String, width: Int, height: Int, options: FormatOptions = FormatOptions(), color: Bool = false) throws -> ViewModel {
-        let loader = ViewLoader(spool: try RowSpool())
+        let loader = ViewLoader(store: try RowStore())
         loader.load(MemoryInput(csv, name: "t.csv"), options: options)
         return ViewModel(loader: loader, options: options, source: "t.csv", color: color, width: width, height: height)
     }
@@ -343,7 +343,7 @@ struct ViewStateTests {
             // Read back with the engine's own CSV reader: the same fields, the same rows.
             let back = try Self.view(String(decoding: out, as: UTF8.self), width: 80, height: 30)
             #expect(back.loader.progress.columns == ["amount", "name", "other"])
-            let readBack = (0..<back.state.count).map { back.loader.spool.record($0).strings }
+            let readBack = (0..<back.state.count).map { back.loader.store.record($0).strings }
             #expect(readBack == picked.map { rows[$0] }, "seed \(seed)")
             #expect(Self.strip(model.frame()[2 + picked[0]]).hasPrefix("✓"))
         }

@@ -1,0 +1,138 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A regular file's rows found again where they are (V7): an index of where each row starts in
+/// the file, 8 bytes a row, and the rows parsed again from those bytes when they are shown, by a
+/// reader of the same format and dialect. Nothing is copied. Used for uncompressed UTF-8 CSV and
+/// TSV files that read without a replacement (other inputs are spooled, `RowSpool`); every read
+/// first checks the file is as it was (I7), so a file changed under the view is said, not misread.
+final class FileRows: ViewRows, @unchecked Sendable {
+    private let file: RandomAccess
+    private let choice: TableInput.Choice
+    /// Row starts (file offsets) appended and not yet published (the loading thread's).
+    private var pending: [Int64] = []
+    /// Published row starts, and where the last published row ends.
+    private let index = Locked((starts: OffsetIndex(first: nil), end: Int64(0)))
+    private let changed = Locked<InputError?>(nil)
+    private let name: String
+    /// The input whose descriptor `file` is: kept open as long as these rows are read.
+    private let owner: Any
+
+    init(_ file: RandomAccess, choice: TableInput.Choice, name: String, owner: Any) {
+        self.file = file
+        self.owner = owner
+        self.choice = choice
+        self.name = name
+    }
+
+    // MARK: - Appending (the loading thread)
+
+    /// A row starting at `offset` in the file.
+    func append(start offset: Int64) { pending.append(offset) }
+
+    /// Makes the appended rows readable; the last of them ends at `end`.
+    func publish(end: Int64) {
+        let starts = pending
+        pending.removeAll(keepingCapacity: true)
+        index.withLock { index in
+            for start in starts { index.starts.append(start) }
+            index.end = end
+        }
+    }
+
+    // MARK: - Reading (any thread)
+
+    var count: Int { index.withLock { $0.starts.count } }
+
+    var problem: InputError? { changed.current }
+
+    private func span(_ range: Range<Int>) -> (start: Int64, end: Int64)? {
+        index.withLock { index in
+            guard range.lowerBound >= 0, range.upperBound <= index.starts.count, !range.isEmpty else { return nil }
+            let end = range.upperBound < index.starts.count ? index.starts[range.upperBound] : index.end
+            return (index.starts[range.lowerBound], end)
+        }
+    }
+
+    func record(_ id: Int) -> Record {
+        var record = Record()
+        scan(id..<(id + 1)) { _, fields in
+            for k in 0..<fields.count { record.append(fields[k]) }
+            return false
+        }
+        return record
+    }
+
+    func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) {
+        guard changed.current == nil else { return }
+        if let now = FileIdentity.of(file.fd), now != file.identity {
+            changed.withLock { $0 = InputError(.readFailed, "file changed while reading (the view shows it no more)", source: name) }
+            return
+        }
+        let piece: Int64 = 1 << 20
+        var id = range.lowerBound
+        var buffer: [UInt8] = []
+        var record = Record()
+        while id < range.upperBound {
+            // Whole rows, about a piece's worth (at least one).
+            guard let first = span(id..<(id + 1)) else { return }
+            var last = id + 1
+            var step = 1
+            while last < range.upperBound {
+                let next = min(range.upperBound, last + step)
+                guard let bytes = span(id..<next), bytes.end - first.start <= piece else { break }
+                last = next
+                step *= 2
+            }
+            guard let bytes = span(id..<last) else { return }
+            let length = Int(bytes.end - bytes.start)
+            if buffer.count < length { buffer = [UInt8](repeating: 0, count: length) }
+            guard read(into: &buffer, count: length, at: file.start + bytes.start) else { return }
+            let stream = InputStream(MemorySource(Array(buffer[0..<length])), encoding: .utf8, trustValidUTF8: true)
+            guard var reader = try? TableInput.makeReader(choice, stream: stream, name: name, explicitJSON: false) else { return }
+            for k in id..<last {
+                guard (try? reader.read(into: &record)) == true else { return }
+                if !record.withFields({ body(k, $0) }) { return }
+            }
+            id = last
+        }
+    }
+
+    private func read(into buffer: inout [UInt8], count: Int, at offset: Int64) -> Bool {
+        var done = 0
+        while done < count {
+            let n = buffer.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            done += n
+        }
+        return true
+    }
+}
+
+/// The rows a view shows, wherever they are: spooled (`RowSpool`) or found again in their file
+/// (`FileRows`). The loader chooses before the first row is published.
+package final class RowStore: ViewRows, @unchecked Sendable {
+    let spool: RowSpool
+    private let file = Locked<FileRows?>(nil)
+
+    /// A store that spools until told the rows can be found in their file.
+    /// - Throws: when no temporary file can be made for the spool.
+    package init() throws(InputError) { spool = try RowSpool() }
+
+    /// Rows from now on are found in their file (nil: spooled again, from the first row).
+    func use(_ rows: FileRows?) { file.withLock { $0 = rows } }
+
+    private var backing: any ViewRows { file.current ?? spool }
+
+    /// Whether the rows are found in their file rather than spooled.
+    var isInPlace: Bool { file.current != nil }
+
+    package var count: Int { backing.count }
+    package var problem: InputError? { backing.problem }
+    func record(_ id: Int) -> Record { backing.record(id) }
+    func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) { backing.scan(range, body) }
+}
