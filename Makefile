@@ -11,7 +11,7 @@ endif
 RELEASE = -c release $(STATIC)
 RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE) --show-bin-path)/tablefmt
 
-.PHONY: build test check-install examples test-sanitize fuzz demo install fixtures bench bench-startup clean
+.PHONY: build test check-install examples test-sanitize fuzz demo install fixtures bench bench-startup bench-view clean
 
 ## build: the release binary (a static executable on Linux)
 build:
@@ -54,6 +54,13 @@ fixtures:
 bench: build
 	TABLEFMT_BIN="$(RELEASE_BIN)" bash scripts/bench.sh
 	TABLEFMT_BIN="$(RELEASE_BIN)" bash scripts/bench-startup.sh
+	$(MAKE) --no-print-directory bench-view
+
+## bench-view: the live view on a pseudo-terminal with the generated 1M-row CSV (first screen, all
+## rows read, a sort, a key's redraw, peak memory; scripts/bench-view.py)
+bench-view: build
+	@test -f .bench-data/rows_1m.csv || python3 scripts/gen-bench-data.py --out .bench-data --sizes 1000000
+	python3 scripts/bench-view.py "$(RELEASE_BIN)" .bench-data/rows_1m.csv 1000000
 
 ## bench-startup: start-up of a three-row table against column -t, medians of one run (hyperfine)
 bench-startup: build
