@@ -1,0 +1,351 @@
+/// One run of the printed table: its input, what has been read and sized, and its output, in the
+/// steps `TableFormatter` names. The threads that speed up a file (`RowPipeline`) stay inside
+/// `readAndSize` and `drawRows`.
+final class FormatRun {
+    let input: any InputProvider
+    let options: FormatOptions
+    let out: OutputBuffer
+    let measure: DisplayWidth
+    var result = RunResult()
+    var table: TableInput
+    /// Every row held in memory (`--sort`, `--group-by`, pages on a pipe).
+    let holdAll: Bool
+    /// A regular file: sized from every row, then read again to draw.
+    let twoPass: Bool
+    let limit: Int
+    /// Rows a pipe is sized from (nil: all).
+    let window: Int?
+    var profiler: ColumnProfiler
+    /// Rows held: a pipe's window, or every row when `holdAll`.
+    var held: [Record] = []
+    /// Rows read in step 1.
+    var rows = 0
+    var record = Record()
+
+    /// Opens the input (its header, or its format sniffed).
+    /// - Throws: `InputError` when the input cannot be opened or its header read.
+    init(_ input: some InputProvider, options: FormatOptions, output: any OutputSink) throws(InputError) {
+        self.input = input
+        self.options = options
+        out = OutputBuffer(output)
+        measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
+        table = try TableInput(input, options: options)
+        holdAll = !options.sort.isEmpty || options.groupBy != nil || (options.layout == .pages && !input.isRereadable)
+        twoPass = input.isRereadable && !holdAll
+        limit = options.limit ?? Int.max
+        window = twoPass || holdAll ? nil : options.window.map { min($0, options.limit ?? Int.max) }
+        profiler = ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1)
+    }
+
+    /// The steps, in order.
+    func perform() throws(OutputError) -> RunResult {
+        try readAndSize()
+        if table.columns.isEmpty {
+            try noteRowsWithoutFields()
+            result.warnings = table.warnings
+            return result
+        }
+        let transforms: TableFormatter.Transforms
+        do {
+            transforms = try TableFormatter.Transforms(options, columns: table.columns)
+        } catch {
+            result.usageError = error.description
+            return result
+        }
+        let groups = transform(transforms)
+        let plan = planLayout(selection: transforms.selection)
+        try draw(plan, transforms: transforms, groups: groups)
+        result.warnings = table.warnings
+        return result
+    }
+
+    // MARK: - 1. Read and size
+
+    /// A file's rows are sized on this thread while a second one reads them; a pipe's window (or
+    /// every row, when all are held) is read and held, sized in step 2.
+    func readAndSize() throws(OutputError) {
+        if twoPass {
+            // The reader sizes some batches itself, into its own profile, when this thread is behind.
+            let pipeline = RowPipeline(table, tuning: options.pipeline)
+            let helper = Shared(ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1))
+            let limit = self.limit
+            try pipeline.consume(maxRows: Int.max, help: { batch in
+                helper.value.sync(columns: batch.columns)
+                batch.forEachRow(upTo: limit) { helper.value.add($0) }
+            }) { batch in
+                if !batch.helped {
+                    profiler.sync(columns: batch.columns)
+                    batch.forEachRow(upTo: limit) { profiler.add($0) }
+                }
+                rows += batch.count
+                if let error = batch.error, result.error == nil { result.error = error }
+            }
+            profiler.merge(helper.value)
+            table = pipeline.table
+        } else {
+            // A pipe whose writer pauses for `windowPause` before the window is full is sized from
+            // the rows that came, so they show at once (`tail -f log.csv | tablefmt`, P4).
+            while window.map({ rows < $0 }) ?? true,
+                  window == nil || rows == 0 || !table.stream.pauses(milliseconds: TableFormatter.windowPause),
+                  nextRow() {
+                profiler.sync(columns: table.columns)
+                held.append(record.compacted())
+                rows += 1
+            }
+        }
+        profiler.sync(columns: table.columns)
+    }
+
+    /// Reads the next row into `record`; a data error ends the rows and is kept (E2).
+    func nextRow() -> Bool {
+        do {
+            return try table.next(into: &record)
+        } catch {
+            if result.error == nil { result.error = error }
+            return false
+        }
+    }
+
+    /// E4: empty input prints nothing. Rows with no fields at all (JSON `{}` or `[]`) are said in
+    /// a note, wrapped to the width like any other (W1, W14), rather than drawn as blank lines.
+    func noteRowsWithoutFields() throws(OutputError) {
+        guard rows > 0 else { return }
+        let note = "(\(TableFormatter.grouped(rows)) row\(rows == 1 ? "" : "s") with no fields)"
+        for line in measure.fit(note, width: options.width ?? Int.max, maxLines: Int.max, ellipsis: .end) {
+            try out.write(line.text)
+            try out.newline()
+        }
+        try out.flush()
+    }
+
+    // MARK: - 2. Transform
+
+    /// Groups of held rows (W12): the value, the rows' indexes, and the footer's sums.
+    struct Groups {
+        var members: [(value: String, rows: [Int])] = []
+        /// Per group, per shown column: the sum to show, or nil.
+        var footers: [[String?]] = []
+        /// A sum was rounded (its numbers span more digits than are kept exactly).
+        var rounded = false
+    }
+
+    /// Sorts held rows (W11), sizes what is shown (W10), and groups with sums (W12).
+    func transform(_ transforms: TableFormatter.Transforms) -> Groups {
+        if holdAll {
+            if !transforms.sortKeys.isEmpty {
+                // Type the sort columns from every row. When every row is shown, that profile is
+                // the sizing one too (a profile does not depend on the rows' order).
+                var typing = ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1)
+                for row in held { typing.add(row) }
+                RowOrder.sort(&held, keys: transforms.sortKeys, numeric: typing.profiles.map(\.isNumeric))
+                if limit >= held.count {
+                    profiler = typing
+                } else {
+                    for row in held.prefix(limit) { profiler.add(row) }
+                }
+            } else {
+                for row in held.prefix(limit) { profiler.add(row) }
+            }
+        } else if !twoPass {
+            for row in held.prefix(limit) { profiler.add(row) }  // W10: sized from the rows shown
+        }
+        guard let groupIndex = transforms.groupIndex else { return Groups() }
+        var groups = Groups(members: RowOrder.groups(held, by: groupIndex))
+        if options.groupFooter { addSums(&groups, groupIndex: groupIndex, shown: transforms.selection ?? Array(table.columns.indices)) }
+        return groups
+    }
+
+    /// Each group's sums of its numeric columns, exact in decimal (W12); sized with the cells.
+    func addSums(_ groups: inout Groups, groupIndex: Int, shown: [Int]) {
+        for group in groups.members {
+            let sums: [NumberValue.Sum?] = shown.map { index in
+                guard index != groupIndex, profiler.profiles[index].isNumeric, profiler.profiles[index].kind != .null else { return nil }
+                let cells = group.rows.map { r -> [UInt8] in
+                    let row = held[r]
+                    return index < row.count ? Array(row.bytes[row.range(of: index)]) : []
+                }
+                return NumberValue.sum(cells)
+            }
+            groups.rounded = groups.rounded || sums.contains { $0?.exact == false }
+            for (k, sum) in sums.enumerated() { if let sum { profiler.noteFooter(column: shown[k], TableFormatter.footerText(sum)) } }
+            groups.footers.append(sums.map { $0.map(TableFormatter.footerText) })
+        }
+    }
+
+    // MARK: - 3. Plan
+
+    /// The layout, once (W1–W8). E4: a header with no rows shows its headings, so with nothing to
+    /// list `auto` stays a table.
+    func planLayout(selection: [Int]?) -> LayoutPlan {
+        var planOptions = options
+        if rows == 0 && options.layout == .auto { planOptions.layout = .table }
+        let plan = Layout.plan(profiler.profiles, selection: selection, options: planOptions)
+        if options.explainLayout { result.explanation = plan.explanation }
+        result.wholeTable = plan.mode == .table && plan.omitted.isEmpty
+        return plan
+    }
+
+    // MARK: - 4. Draw
+
+    /// The title, the rows (in groups, or in pages' bands), then the notes.
+    func draw(_ plan: LayoutPlan, transforms: TableFormatter.Transforms, groups: Groups) throws(OutputError) {
+        let renderer = Renderers.make(plan, options: options, out: out)
+        if let title = options.title { try renderer.title(title) }
+        var supply: TableFormatter.Supply = holdAll ? .memory(held) : twoPass ? .file(count: rows) : .stream(held)
+        held.removeAll()
+        var drawn = 0
+        var total = rows
+        var cutBefore = renderer.cutCells
+        switch plan.mode {
+        case .table, .list:
+            if plan.mode == .table { try renderer.beginTable(plan.columns, caption: nil) }
+            let draw: TableFormatter.Draw = plan.mode == .table ? { (r, row) throws(OutputError) in try r.row(row) } : { (r, row) throws(OutputError) in try r.block(row) }
+            if let groupIndex = transforms.groupIndex, case .memory(let all) = supply {
+                try drawGroups(all, groups, groupIndex: groupIndex, selection: transforms.selection, plan: plan, renderer: renderer, draw: draw, drawn: &drawn)
+                if plan.mode == .table { try renderer.endTable() }
+                if groups.rounded {
+                    try renderer.note("A total marked ≈ is rounded to 17 significant digits: its numbers span more than \(ExactDecimal.limit) digits, from the largest one's first to the smallest one's last.")
+                }
+            } else {
+                try drawRows(&supply, drawn: &drawn, total: &total, renderer: renderer, draw: draw, windowDrawn: { cutBefore = renderer.cutCells })
+                if plan.mode == .table { try renderer.endTable() }
+            }
+        case .pages:
+            for (b, band) in plan.bands.enumerated() {
+                let others = band.dropFirst().map(\.heading)
+                let caption = plan.bands.count > 1 ? "Page \(b + 1) of \(plan.bands.count): \(others.joined(separator: ", "))" : nil
+                try renderer.beginTable(band, caption: caption)
+                drawn = 0
+                try drawRows(&supply, drawn: &drawn, total: &total, renderer: renderer, draw: { (r, row) throws(OutputError) in try r.row(row) }, windowDrawn: {})
+                try renderer.endTable()
+            }
+            cutBefore = renderer.cutCells
+        }
+        if transforms.groupIndex == nil || !holdAll {
+            try notes(renderer, plan: plan, drawn: drawn, total: total, cutBefore: cutBefore)
+        } else {
+            try notes(renderer, plan: plan, drawn: drawn, total: total, cutBefore: renderer.cutCells)
+        }
+        try renderer.finish()
+    }
+
+    /// W12: a section per group, its heading with the row count, its rows, its footer of sums.
+    func drawGroups(_ all: [Record], _ groups: Groups, groupIndex: Int, selection: [Int]?, plan: LayoutPlan, renderer: any Renderer,
+                    draw: TableFormatter.Draw, drawn: inout Int) throws(OutputError) {
+        let heading = plan.columns.first(where: { $0.source == groupIndex })?.heading ?? table.columns[groupIndex]
+        let shown = selection ?? Array(table.columns.indices)
+        for (g, group) in groups.members.enumerated() where drawn < limit {
+            let count = group.rows.count
+            try renderer.groupHeading("\(heading): \(group.value.isEmpty ? "(empty)" : group.value) (\(count) row\(count == 1 ? "" : "s"))")
+            for r in group.rows where drawn < limit {
+                try all[r].withFields { (row) throws(OutputError) in try draw(renderer, row) }
+                drawn += 1
+            }
+            if plan.mode == .table, g < groups.footers.count {
+                let cells = plan.columns.map { column -> String? in
+                    shown.firstIndex(of: column.source).flatMap { groups.footers[g][$0] }
+                }
+                try renderer.groupFooter(cells, label: "Total")
+            }
+        }
+    }
+
+    /// Draws each row of the supply, at most `limit`; counts the rows after the limit.
+    func drawRows(_ supply: inout TableFormatter.Supply, drawn: inout Int, total: inout Int, renderer: any Renderer,
+                  draw: @escaping TableFormatter.Draw, windowDrawn: () -> Void) throws(OutputError) {
+        switch supply {
+        case .memory(let all):
+            for row in all.prefix(limit) {
+                try row.withFields { (row) throws(OutputError) in try draw(renderer, row) }
+                drawn += 1
+            }
+        case .file(let count):
+            try drawFileAgain(count: count, drawn: &drawn, total: &total, renderer: renderer, draw: draw)
+        case .stream(let window):
+            for row in window.prefix(limit) {
+                try row.withFields { (row) throws(OutputError) in try draw(renderer, row) }
+                drawn += 1
+            }
+            windowDrawn()  // cuts from here on are cuts the window's sizing did not foresee
+            supply = .memory([])  // the stream is read once
+            guard result.error == nil else { return }
+            table.columnsMayGrow = false
+            // P4: what is drawn goes out whenever the pipe makes us wait, not when it closes.
+            let out = self.out
+            table.stream.beforeWaiting = { try? out.flush() }
+            defer { table.stream.beforeWaiting = nil }
+            while nextRow() {
+                if drawn < limit {
+                    try record.withFields { (row) throws(OutputError) in try draw(renderer, row) }
+                    drawn += 1
+                }
+                total += 1
+            }
+            total = max(total, drawn)
+        }
+    }
+
+    /// A file again, read on a second thread while this one draws; when this thread is behind,
+    /// the reader draws a batch into memory itself.
+    func drawFileAgain(count: Int, drawn: inout Int, total: inout Int, renderer: any Renderer, draw: @escaping TableFormatter.Draw) throws(OutputError) {
+        let readError = result.error
+        let again: TableInput
+        do {
+            again = try TableInput(input, options: options, choice: table.choiceForNextPass)
+        } catch {
+            if result.error == nil { result.error = error }
+            total = drawn  // the rows not drawn were not left out by a limit: say nothing of them
+            return
+        }
+        let pipeline = RowPipeline(again, tuning: options.pipeline)
+        var secondError: InputError?
+        let memory = MemorySink()
+        let helperOut = OutputBuffer(memory)
+        let helper = renderer.continuation(into: helperOut)
+        let help = { (batch: RowPipeline.Batch) in
+            helper.resume(atRow: batch.firstRow)
+            let cuts = helper.cutCells
+            do {
+                try batch.forEachRow { (row) throws(OutputError) in try draw(helper, row) }
+                try helperOut.flush()
+            } catch {
+                preconditionFailure("drawing into memory cannot fail: \(error)")
+            }
+            batch.output = memory.take()
+            batch.cuts = helper.cutCells - cuts
+        }
+        let out = self.out
+        try pipeline.consume(maxRows: min(count, limit), help: help) { (batch) throws(OutputError) in
+            if batch.helped {
+                try batch.output.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
+                renderer.cutCells += batch.cuts
+                renderer.resume(atRow: batch.firstRow + batch.count)
+                drawn += batch.count
+            } else {
+                try batch.forEachRow { (row) throws(OutputError) in
+                    try draw(renderer, row)
+                    drawn += 1
+                }
+            }
+            if let error = batch.error, secondError == nil { secondError = error }
+        }
+        result.error = readError ?? secondError
+        if readError == nil && secondError != nil { total = drawn }
+    }
+
+    /// The notes under the output (W14).
+    func notes(_ renderer: any Renderer, plan: LayoutPlan, drawn: Int, total: Int, cutBefore: Int) throws(OutputError) {
+        if total == 0 { try renderer.note("(no rows)") }
+        if total > drawn {
+            let more = total - drawn
+            try renderer.note("… \(TableFormatter.grouped(more)) more row\(more == 1 ? "" : "s")")
+        }
+        if !plan.omitted.isEmpty {
+            try renderer.note(TableFormatter.omissionNote(plan.omitted))
+        }
+        let cutWhileStreaming = renderer.cutCells - cutBefore
+        if !twoPass && cutWhileStreaming > 0, let window {
+            try renderer.note("\(cutWhileStreaming) cell\(cutWhileStreaming == 1 ? " was" : "s were") cut to the widths of the first \(window == 1 ? "row" : "\(TableFormatter.grouped(window)) rows"); use --window all to size from every row")
+        }
+    }
+}
