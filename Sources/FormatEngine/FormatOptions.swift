@@ -91,6 +91,9 @@ public struct FormatOptions: Sendable {
     public var groupFooter = true
     /// `--title`.
     public var title: String?
+    /// `--memory-limit`: the bytes `--sort` may hold before it sorts rows in runs on disk and
+    /// merges them (P2); default 64 MiB.
+    public var memoryLimit = 64 << 20
     /// `TABLEFMT_DEBUG=layout`: explain layout decisions (on stderr, by the executable).
     public var explainLayout = false
 

@@ -21,6 +21,10 @@ final class FormatRun {
     /// Rows read in step 1.
     var rows = 0
     var record = Record()
+    /// `--sort` without `--group-by`: rows sorted in runs on disk once they pass the memory
+    /// budget (P2); every row's profile, for the sort columns' types.
+    var external: ExternalSort?
+    var typing: ColumnProfiler?
 
     /// Opens the input (its header, or its format sniffed).
     /// - Throws: `InputError` when the input cannot be opened or its header read.
@@ -82,6 +86,8 @@ final class FormatRun {
             }
             profiler.merge(helper.value)
             table = pipeline.table
+        } else if !options.sort.isEmpty && options.groupBy == nil && options.layout != .pages {
+            try readForSort()
         } else {
             // A pipe whose writer pauses for `windowPause` before the window is full is sized from
             // the rows that came, so they show at once (`tail -f log.csv | tablefmt`, P4).
@@ -94,6 +100,46 @@ final class FormatRun {
             }
         }
         profiler.sync(columns: table.columns)
+    }
+
+    /// `--sort`: every row, held until the budget is passed, then in sorted runs on disk (P2).
+    /// The sort columns are resolved once the header (or the first JSON rows) names them.
+    func readForSort() throws(OutputError) {
+        var typing = ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1)
+        var sort: ExternalSort?
+        var held: [Record] = []
+        while nextRow() {
+            profiler.sync(columns: table.columns)
+            typing.sync(columns: table.columns)
+            typing.add(record)
+            rows += 1
+            if sort == nil, let keys = try? TableFormatter.Transforms(options, columns: table.columns).sortKeys {
+                let made = ExternalSort(keys: keys, budget: options.memoryLimit)
+                do {
+                    for row in held { try made.add(row, numeric: typing.profiles.map(\.isNumeric)) }
+                } catch {
+                    result.error = result.error ?? error
+                    break
+                }
+                held = []
+                sort = made
+            }
+            guard let sort else {
+                held.append(record.compacted())
+                continue
+            }
+            do { try sort.add(record, numeric: typing.profiles.map(\.isNumeric)) } catch {
+                result.error = result.error ?? error
+                break
+            }
+        }
+        if let sort, sort.spilled {
+            do { try sort.finish(numeric: typing.profiles.map(\.isNumeric)) } catch { result.error = result.error ?? error }
+            external = sort
+        } else {
+            self.held = sort?.takeHeld() ?? held
+        }
+        self.typing = typing
     }
 
     /// Reads the next row into `record`; a data error ends the rows and is kept (E2).
@@ -131,12 +177,34 @@ final class FormatRun {
 
     /// Sorts held rows (W11), sizes what is shown (W10), and groups with sums (W12).
     func transform(_ transforms: TableFormatter.Transforms) -> Groups {
+        if let external, let typing {
+            // Sorted on disk: sized from every row, or from the first `limit` of the merge.
+            if limit >= rows {
+                profiler = typing
+            } else {
+                var shown = 0
+                do {
+                    try external.merge(numeric: typing.profiles.map(\.isNumeric)) { (fields) throws(OutputError) in
+                        profiler.add(fields)
+                        shown += 1
+                        return shown < limit
+                    }
+                } catch {
+                    if case .input(let error) = error { result.error = result.error ?? error }
+                }
+            }
+            return Groups()
+        }
         if holdAll {
             if !transforms.sortKeys.isEmpty {
-                // Type the sort columns from every row. When every row is shown, that profile is
-                // the sizing one too (a profile does not depend on the rows' order).
-                var typing = ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1)
-                for row in held { typing.add(row) }
+                // Type the sort columns from every row (profiled as they were read). When every
+                // row is shown, that profile is the sizing one too (a profile does not depend on
+                // the rows' order).
+                let typing = self.typing ?? {
+                    var typing = ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1)
+                    for row in held { typing.add(row) }
+                    return typing
+                }()
                 RowOrder.sort(&held, keys: transforms.sortKeys, numeric: typing.profiles.map(\.isNumeric))
                 if limit >= held.count {
                     profiler = typing
@@ -192,6 +260,7 @@ final class FormatRun {
         let renderer = Renderers.make(plan, options: options, out: out)
         if let title = options.title { try renderer.title(title) }
         var supply: TableFormatter.Supply = holdAll ? .memory(held) : twoPass ? .file(count: rows) : .stream(held)
+        if let external, let typing { supply = .sorted(external, numeric: typing.profiles.map(\.isNumeric)) }
         held.removeAll()
         var drawn = 0
         var total = rows
@@ -261,6 +330,23 @@ final class FormatRun {
             }
         case .file(let count):
             try drawFileAgain(count: count, drawn: &drawn, total: &total, renderer: renderer, draw: draw)
+        case .sorted(let sort, let numeric):
+            let limit = self.limit
+            do {
+                try sort.merge(numeric: numeric) { (fields) throws(OutputError) in
+                    guard drawn < limit else { return false }
+                    try draw(renderer, fields)
+                    drawn += 1
+                    return true
+                }
+            } catch {
+                switch error {
+                case .output(let error): throw error
+                case .input(let error):
+                    result.error = result.error ?? error
+                    total = drawn
+                }
+            }
         case .stream(let window):
             for row in window.prefix(limit) {
                 try row.withFields { (row) throws(OutputError) in try draw(renderer, row) }

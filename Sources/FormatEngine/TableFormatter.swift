@@ -30,6 +30,9 @@ public enum TableFormatter {
         case memory([Record])
         /// A pipe: the window's rows, then the rest of the stream, once.
         case stream([Record])
+        /// Sorted runs on disk, merged as they are drawn (`--sort` beyond memory), the sort
+        /// columns compared as their final types say.
+        case sorted(ExternalSort, numeric: [Bool])
     }
 
     /// Formats `input` into `output`.

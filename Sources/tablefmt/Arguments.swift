@@ -174,10 +174,15 @@ enum Arguments {
             inv.options.limit = n
         },
         OptionSpec(long: "sort", short: nil, value: "[-]COL,…", group: "Layout",
-                   help: "sort by columns, -COL descending; numbers by value, dates by time; stable; empty cells last (holds every row in memory)", brief: "sort by columns, -COL descending") { inv, v throws(UsageError) in
+                   help: "sort by columns, -COL descending; numbers by value, dates by time; stable; empty cells last (past --memory-limit, in sorted runs on disk under TMPDIR, merged)", brief: "sort by columns, -COL descending") { inv, v throws(UsageError) in
             let keys = try list(v, "--sort", "column names or numbers, -COL for descending")
             guard !keys.contains("-") else { throw invalid("--sort", v, "column names or numbers, -COL for descending") }
             inv.options.sort = keys.map(SortKey.init)
+        },
+        OptionSpec(long: "memory-limit", short: nil, value: "N[K|M|G]", group: "Layout",
+                   help: "the memory --sort may hold before it sorts in runs on disk (default 64M; K, M, G are 1024, 1024², 1024³ bytes; at least 1M)") { inv, v throws(UsageError) in
+            guard let bytes = memorySize(v) else { throw invalid("--memory-limit", v, "a size such as 64M, 512K or 2G, at least 1M") }
+            inv.options.memoryLimit = bytes
         },
         OptionSpec(long: "group-by", short: nil, value: "COL", group: "Layout",
                    help: "a section per value with its row count, and a footer of sums (holds every row in memory)", brief: "a section per value, with sums") { inv, v throws(UsageError) in
@@ -306,6 +311,22 @@ enum Arguments {
         let items = v.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmingSpaces() }
         guard !items.contains(where: \.isEmpty) else { throw invalid(option, v, expected) }
         return items
+    }
+
+    /// `64M`, `512K`, `2G`, `1048576` (optionally with a `B`: `64MB`); nil below 1 MiB or unreadable.
+    static func memorySize(_ text: String) -> Int? {
+        var digits = Substring(text.uppercased())
+        if digits.hasSuffix("B") { digits = digits.dropLast() }
+        var scale = 1
+        switch digits.last {
+        case "K": scale = 1 << 10
+        case "M": scale = 1 << 20
+        case "G": scale = 1 << 30
+        default: break
+        }
+        if scale > 1 { digits = digits.dropLast() }
+        guard let n = Int(digits), n > 0, n <= Int.max / scale, n * scale >= 1 << 20 else { return nil }
+        return n * scale
     }
 
     static func invalid(_ option: String, _ value: String, _ expected: String) -> UsageError {

@@ -31,13 +31,34 @@ enum RowOrder {
     ///   - numeric: per column, whether it is numeric (compared by value).
     /// - Complexity: O(n log n) comparisons; each key's values are computed once per row.
     static func sort(_ rows: inout [Record], keys: [(index: Int, descending: Bool)], numeric: [Bool]) {
-        let values: [[Value?]] = rows.map { row in
-            keys.map { key in value(row, key.index, numeric: key.index < numeric.count && numeric[key.index]) }
+        let types = keys.map { $0.index < numeric.count && numeric[$0.index] }
+        var values: [Value?] = []
+        values.reserveCapacity(rows.count * keys.count)
+        for row in rows {
+            row.withFields { fields in
+                for (key, numeric) in zip(keys, types) { values.append(value(fields, key.index, numeric: numeric)) }
+            }
         }
-        let descending = keys.map(\.descending)
-        var order = Array(rows.indices)
-        order.sort { a, b in precedes(values[a], a, values[b], b, descending: descending) }
+        let order = self.order(values, descending: keys.map(\.descending), rowNumbers: nil)
         rows = order.map { rows[$0] }
+    }
+
+    /// The order of rows by their sort values, `values` holding each row's (one a key) back to
+    /// back: by each key in turn, empty cells last, ties by row number (`rowNumbers`, else the
+    /// position). Flat, so a comparison copies nothing.
+    static func order(_ values: [Value?], descending: [Bool], rowNumbers: [Int]?) -> [Int] {
+        let k = descending.count
+        let count = k == 0 ? 0 : values.count / k
+        var order = Array(0..<count)
+        values.withUnsafeBufferPointer { v in
+            order.sort { a, b in
+                for j in 0..<k {
+                    if let first = before(v[a &* k &+ j], v[b &* k &+ j], descending: descending[j]) { return first }
+                }
+                return rowNumbers.map { $0[a] < $0[b] } ?? (a < b)
+            }
+        }
+        return order
     }
 
     static func value(_ row: Record, _ index: Int, numeric: Bool) -> Value? {

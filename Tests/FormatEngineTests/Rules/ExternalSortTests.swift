@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+@testable import FormatEngine
+
+/// P2/W11: `--sort` beyond memory prints exactly what the sort in memory prints.
+@Suite("Rules: sorting beyond memory")
+struct ExternalSortTests {
+    /// Rows with a column of numbers that may turn to text late (so runs sorted as numbers are
+    /// sorted again), a text column with duplicates, empty cells and null words.
+    static func csv(seed: UInt64) -> String {
+        var rng = SplitMix64(seed: seed)
+        let count = rng.below(400) + 1
+        let lateText = rng.below(3) == 0 ? rng.below(count) : -1
+        var text = "n,word,amount\n"
+        let words = ["pear", "apple", "Apple", "kiwi", "", "NA", "zürich", "Zoë", "東京", "10", "9"]
+        for k in 0..<count {
+            let n = k == lateText ? "many" : rng.below(9) == 0 ? "" : String(rng.below(50) - 10) + (rng.below(2) == 0 ? ".5" : "")
+            let amount = rng.below(7) == 0 ? "-" : "\(rng.below(1000)).\(rng.below(100))"
+            text += "\(n),\(words[rng.below(words.count)]),\(amount)\n"
+        }
+        return text
+    }
+
+    static func output(_ csv: String, _ options: FormatOptions, rereadable: Bool) throws -> (String, RunResult) {
+        let sink = MemorySink()
+        let result = try TableFormatter.run(MemoryInput(csv, name: "t.csv", isRereadable: rereadable), options: options, output: sink)
+        return (sink.text, result)
+    }
+
+    @Test("300 generated tables sorted by one or two keys, either direction, some with --limit: in runs of a row or a few, the same output as in memory")
+    func sameAsInMemory() throws {
+        let keys = ["n", "-n", "word", "-word", "amount", "word,-amount", "-n,word", "3,1"]
+        for seed in 0..<300 as Range<UInt64> {
+            let text = Self.csv(seed: seed)
+            var options = FormatOptions()
+            options.width = seed % 2 == 0 ? nil : 70
+            options.sort = keys[Int(seed % UInt64(keys.count))].split(separator: ",").map { SortKey(String($0)) }
+            if seed % 5 == 0 { options.limit = Int(seed % 17) + 1 }
+            let (memory, inMemory) = try Self.output(text, options, rereadable: seed % 3 != 0)
+            options.memoryLimit = Int(seed % 4) * 600  // runs of one row (0), or of a few hundred bytes
+            let (disk, onDisk) = try Self.output(text, options, rereadable: seed % 3 != 0)
+            #expect(disk == memory, "seed \(seed) \(options.sort)")
+            #expect(onDisk.error == nil && inMemory.error == nil && onDisk.warnings == inMemory.warnings, "seed \(seed)")
+        }
+    }
+
+    @Test("the run files are sorted as runs and merged: rows in order by an independent sort, ties in input order")
+    func mergeOrder() throws {
+        var rng = SplitMix64(seed: 42)
+        let values = (0..<2000).map { _ in rng.below(100) }
+        let sort = ExternalSort(keys: [(0, false)], budget: 3 * 4096)
+        for (k, v) in values.enumerated() { try sort.add(Record(["\(v)", "\(k)"]), numeric: [true, true]) }
+        try sort.finish(numeric: [true, true])
+        #expect(sort.runs.count > 5)
+        var merged: [(Int, Int)] = []
+        try sort.merge(numeric: [true, true]) { fields in
+            merged.append((Int(String(decoding: fields[0], as: UTF8.self))!, Int(String(decoding: fields[1], as: UTF8.self))!))
+            return true
+        }
+        let expected = values.enumerated().sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }.map { ($0.element, $0.offset) }
+        #expect(merged.map(\.0) == expected.map(\.0) && merged.map(\.1) == expected.map(\.1))
+    }
+
+    /// A CSV of about 3 MB: more than `--memory-limit 1M` holds.
+    static func bigCSV() -> String {
+        var rng = SplitMix64(seed: 7)
+        var text = "id,name,amount\n"
+        for k in 0..<40_000 { text += "\(k),name \(rng.below(5000)) with some words to fill,\(rng.below(100_000)).\(rng.below(100))\n" }
+        return text
+    }
+
+    @Test("the binary: --memory-limit 1M sorts in runs under TMPDIR, prints what the sort in memory prints, and leaves no file")
+    func binaryLeavesNoFile() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-sort-test-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = Data(Self.bigCSV().utf8)
+        let small = try runTool(["-w", "0", "--sort", "-amount,name", "--memory-limit", "1M"], stdin: input, environment: ["PATH": "/usr/bin:/bin", "TMPDIR": dir.path])
+        let large = try runTool(["-w", "0", "--sort", "-amount,name", "--memory-limit", "1G"], stdin: input)
+        #expect(small.status == 0 && large.status == 0)
+        #expect(small.stdout == large.stdout)
+        #expect(small.out.split(separator: "\n").count == 40_002)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
+    }
+
+    @Test("E1: a bad --memory-limit is a usage error; a TMPDIR that cannot be written ends the sort with status 74 and says where")
+    func errors() throws {
+        for bad in ["10", "lots", "0M", "-5M", "1.5G"] {
+            let run = try runTool(["--memory-limit", bad])
+            #expect(run.status == 64, "\(bad)")
+            #expect(run.err.contains("invalid value '\(bad)' for --memory-limit"), "\(bad)")
+        }
+        // From a file: the run ends before it has read all of its input.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-sort-big-\(getpid()).csv")
+        try Data(Self.bigCSV().utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let run = try runTool(["--sort", "amount", "--memory-limit", "1M", file.path], environment: ["PATH": "/usr/bin:/bin", "TMPDIR": "/nonexistent-dir"])
+        #expect(run.status == 74)
+        #expect(run.err.contains("cannot make a temporary file for --sort") && run.err.contains("/nonexistent-dir"))
+    }
+}
