@@ -25,6 +25,8 @@ final class FormatRun {
     /// budget (P2); every row's profile, for the sort columns' types.
     var external: ExternalSort?
     var typing: ColumnProfiler?
+    /// `--group-by` without `--sort`: groups sorted on disk once the rows pass the budget (P2).
+    var externalGroups: ExternalGroups?
 
     /// Opens the input (its header, or its format sniffed).
     /// - Throws: `InputError` when the input cannot be opened or its header read.
@@ -88,6 +90,8 @@ final class FormatRun {
             table = pipeline.table
         } else if !options.sort.isEmpty && options.groupBy == nil && options.layout != .pages {
             try readForSort()
+        } else if options.groupBy != nil && options.sort.isEmpty && options.layout != .pages {
+            try readForGroups()
         } else {
             // A pipe whose writer pauses for `windowPause` before the window is full is sized from
             // the rows that came, so they show at once (`tail -f log.csv | tablefmt`, P4).
@@ -177,6 +181,7 @@ final class FormatRun {
 
     /// Sorts held rows (W11), sizes what is shown (W10), and groups with sums (W12).
     func transform(_ transforms: TableFormatter.Transforms) -> Groups {
+        if let externalGroups { return externalFooters(externalGroups, selection: transforms.selection) }
         if let external, let typing {
             // Sorted on disk: sized from every row, or from the first `limit` of the merge.
             if limit >= rows {
@@ -269,8 +274,13 @@ final class FormatRun {
         case .table, .list:
             if plan.mode == .table { try renderer.beginTable(plan.columns, caption: nil) }
             let draw: TableFormatter.Draw = plan.mode == .table ? { (r, row) throws(OutputError) in try r.row(row) } : { (r, row) throws(OutputError) in try r.block(row) }
-            if let groupIndex = transforms.groupIndex, case .memory(let all) = supply {
-                try drawGroups(all, groups, groupIndex: groupIndex, selection: transforms.selection, plan: plan, renderer: renderer, draw: draw, drawn: &drawn)
+            let grouped = externalGroups != nil || transforms.groupIndex != nil && holdAll
+            if grouped {
+                if let externalGroups {
+                    try drawExternalGroups(externalGroups, groups, plan: plan, renderer: renderer, draw: draw, drawn: &drawn)
+                } else if let groupIndex = transforms.groupIndex, case .memory(let all) = supply {
+                    try drawGroups(all, groups, groupIndex: groupIndex, selection: transforms.selection, plan: plan, renderer: renderer, draw: draw, drawn: &drawn)
+                }
                 if plan.mode == .table { try renderer.endTable() }
                 if groups.rounded {
                     try renderer.note("A total marked ≈ is rounded to 17 significant digits: its numbers span more than \(ExactDecimal.limit) digits, from the largest one's first to the smallest one's last.")

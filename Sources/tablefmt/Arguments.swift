@@ -180,12 +180,12 @@ enum Arguments {
             inv.options.sort = keys.map(SortKey.init)
         },
         OptionSpec(long: "memory-limit", short: nil, value: "N[K|M|G]", group: "Layout",
-                   help: "the memory --sort may hold before it sorts in runs on disk (default 64M; K, M, G are 1024, 1024², 1024³ bytes; at least 1M)") { inv, v throws(UsageError) in
+                   help: "the memory --sort and --group-by may hold before they sort in runs on disk (default 64M; K, M, G are 1024, 1024², 1024³ bytes; at least 1M)") { inv, v throws(UsageError) in
             guard let bytes = memorySize(v) else { throw invalid("--memory-limit", v, "a size such as 64M, 512K or 2G, at least 1M") }
             inv.options.memoryLimit = bytes
         },
         OptionSpec(long: "group-by", short: nil, value: "COL", group: "Layout",
-                   help: "a section per value with its row count, and a footer of sums (holds every row in memory)", brief: "a section per value, with sums") { inv, v throws(UsageError) in
+                   help: "a section per value with its row count, and a footer of sums (past --memory-limit, in runs on disk; with --sort, every row is held)", brief: "a section per value, with sums") { inv, v throws(UsageError) in
             guard !v.isEmpty else { throw invalid("--group-by", v, "a column name or number") }
             inv.options.groupBy = ColumnReference(v)
         },

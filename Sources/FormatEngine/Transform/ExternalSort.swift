@@ -39,9 +39,10 @@ final class ExternalSort {
     /// Adds a row. When the rows held pass the budget they are sorted by `numeric` (the sort
     /// columns' types as known so far) and written as a run.
     /// - Throws: `InputError` `.readFailed` (exit 74) when a temporary file cannot be written.
-    func add(_ record: Record, numeric: [Bool]) throws(InputError) {
+    /// - Parameter number: what orders rows the keys tie on (default: the row's number in the input).
+    func add(_ record: Record, numeric: [Bool], number: Int? = nil) throws(InputError) {
         starts.append(held.count)
-        record.withFields { RowWords.append(row: count, $0, to: &held) }
+        record.withFields { RowWords.append(row: number ?? count, $0, to: &held) }
         count += 1
         if held.count > runWords { try spill(numeric: numeric) }
     }
@@ -94,7 +95,7 @@ final class ExternalSort {
                 for (key, numeric) in zip(keys, types) { values.append(RowOrder.value(fields, key.index, numeric: numeric)) }
             }
         }
-        return RowOrder.order(values, descending: keys.map(\.descending), rowNumbers: rows)
+        return RowOrder.order(values, count: rows.count, descending: keys.map(\.descending), rowNumbers: rows)
     }
 
     /// Ends the input: the last rows as a run, and every run in the final types.

@@ -39,16 +39,15 @@ enum RowOrder {
                 for (key, numeric) in zip(keys, types) { values.append(value(fields, key.index, numeric: numeric)) }
             }
         }
-        let order = self.order(values, descending: keys.map(\.descending), rowNumbers: nil)
+        let order = self.order(values, count: rows.count, descending: keys.map(\.descending), rowNumbers: nil)
         rows = order.map { rows[$0] }
     }
 
     /// The order of rows by their sort values, `values` holding each row's (one a key) back to
     /// back: by each key in turn, empty cells last, ties by row number (`rowNumbers`, else the
     /// position). Flat, so a comparison copies nothing.
-    static func order(_ values: [Value?], descending: [Bool], rowNumbers: [Int]?) -> [Int] {
+    static func order(_ values: [Value?], count: Int, descending: [Bool], rowNumbers: [Int]?) -> [Int] {
         let k = descending.count
-        let count = k == 0 ? 0 : values.count / k
         var order = Array(0..<count)
         values.withUnsafeBufferPointer { v in
             order.sort { a, b in
@@ -155,7 +154,14 @@ enum NumberValue {
         }
         if terms.isEmpty { return nil }
         let (total, exact) = ExactDecimal.sum(terms)
-        return Sum(text: exact ? total.text : total.rounded(toSignificant: 17).text, exact: exact)
+        return Sum(total, exact: exact)
+    }
+}
+
+extension NumberValue.Sum {
+    /// A total as shown: rounded to 17 significant digits when it is not exact.
+    init(_ total: ExactDecimal, exact: Bool) {
+        self.init(text: exact ? total.text : total.rounded(toSignificant: 17).text, exact: exact)
     }
 }
 
@@ -222,22 +228,53 @@ struct ExactDecimal: Sendable, Equatable {
     /// addend), and whether it is exact. When the terms span more than `limit` digits, digits
     /// below the top `limit` are dropped from each term first (the result is then not exact).
     static func sum(_ terms: [ExactDecimal]) -> (ExactDecimal, exact: Bool) {
-        var scale = terms.map(\.exponent).min() ?? 0
-        var top = scale
-        for term in terms where !term.digits.isEmpty { top = max(top, term.exponent + term.digits.count) }
-        let exact = top - scale <= limit
-        if !exact { scale = top - limit }
-        var positive = BigNatural(), negative = BigNatural()
-        for term in terms where !term.digits.isEmpty {
+        var span = Span()
+        for term in terms { span.add(term) }
+        var total = Total(scale: span.scale)
+        for term in terms { total.add(term) }
+        return (total.value, span.exact)
+    }
+
+    /// Where a sum's addends lie, gathered one addend at a time: the smallest exponent, and the
+    /// top (the largest addend's first digit). The sum keeps every digit when they span at most
+    /// `limit` digits; otherwise the digits below `top - limit` are dropped from each addend.
+    struct Span {
+        private var smallest: Int?
+        private var largest: Int?
+
+        mutating func add(_ term: ExactDecimal) {
+            smallest = min(smallest ?? term.exponent, term.exponent)
+            if !term.digits.isEmpty { largest = max(largest ?? term.exponent + term.digits.count, term.exponent + term.digits.count) }
+        }
+
+        private var top: Int { max(largest ?? Int.min, smallest ?? 0) }
+        /// Whether the sum is exact.
+        var exact: Bool { top - (smallest ?? 0) <= limit }
+        /// The exponent of the sum's last digit.
+        var scale: Int { exact ? smallest ?? 0 : top - limit }
+    }
+
+    /// A sum at a given scale, one addend at a time.
+    struct Total {
+        let scale: Int
+        private var positive = BigNatural(), negative = BigNatural()
+
+        init(scale: Int) { self.scale = scale }
+
+        mutating func add(_ term: ExactDecimal) {
+            guard !term.digits.isEmpty else { return }
             // Digits below `scale` (only when not exact) are dropped: the term is cut toward zero.
             let kept = term.digits.count - max(0, scale - term.exponent)
-            guard kept > 0 else { continue }
+            guard kept > 0 else { return }
             let aligned = BigNatural(digits: term.digits.prefix(kept), zeros: max(0, term.exponent - scale))
             if term.negative { negative.add(aligned) } else { positive.add(aligned) }
         }
-        let isNegative = positive < negative
-        let magnitude = isNegative ? negative.subtracting(positive) : positive.subtracting(negative)
-        return (ExactDecimal(negative: isNegative, digits: magnitude.decimalDigits, exponent: scale), exact)
+
+        var value: ExactDecimal {
+            let isNegative = positive < negative
+            let magnitude = isNegative ? negative.subtracting(positive) : positive.subtracting(negative)
+            return ExactDecimal(negative: isNegative, digits: magnitude.decimalDigits, exponent: scale)
+        }
     }
 
     /// Rounded half away from zero to `count` significant digits, trailing zeros dropped.

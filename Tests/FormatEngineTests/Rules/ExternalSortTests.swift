@@ -99,4 +99,39 @@ struct ExternalSortTests {
         #expect(run.status == 74)
         #expect(run.err.contains("cannot make a temporary file for --sort") && run.err.contains("/nonexistent-dir"))
     }
+
+    /// Rows in a few or many groups, numbers of any span (some past the exact limit), a number
+    /// column with text in some groups, empty cells and null words.
+    static func groupedCSV(seed: UInt64) -> String {
+        var rng = SplitMix64(seed: seed)
+        let groups = [2, 5, 40][rng.below(3)]
+        var text = "region,qty,price,mixed\n"
+        for _ in 0..<(rng.below(300) + 1) {
+            let region = rng.below(10) == 0 ? "" : "r\(rng.below(groups))"
+            let qty = rng.below(8) == 0 ? "NA" : String(rng.below(1000) - 100)
+            let price = rng.below(40) == 0 ? "1e\(rng.below(300))" : rng.below(9) == 0 ? "" : "\(rng.below(10_000)).\(rng.below(100))"
+            let mixed = rng.below(30) == 0 ? "n/a here" : String(rng.below(50))
+            text += "\(region),\(qty),\(price),\(mixed)\n"
+        }
+        return text
+    }
+
+    @Test("W12/P2: 300 generated tables grouped, with footers, --limit, --columns and list reports: in runs on disk, the same output as in memory")
+    func groupsSameAsInMemory() throws {
+        for seed in 0..<300 as Range<UInt64> {
+            let text = Self.groupedCSV(seed: seed)
+            var options = FormatOptions()
+            options.groupBy = ColumnReference(seed % 2 == 0 ? "region" : "1")
+            options.width = [nil, 80, 40][Int(seed % 3)]
+            if seed % 4 == 0 { options.limit = Int(seed % 23) + 1 }
+            if seed % 5 == 0 { options.groupFooter = false }
+            if seed % 7 == 0 { options.columns = ColumnSelection(["price", "region", "mixed"]) }
+            if seed % 11 == 0 { options.layout = .list }
+            let (memory, inMemory) = try Self.output(text, options, rereadable: seed % 3 != 0)
+            options.memoryLimit = Int(seed % 3) * 900
+            let (disk, onDisk) = try Self.output(text, options, rereadable: seed % 3 != 0)
+            #expect(disk == memory, "seed \(seed)")
+            #expect(onDisk.error == nil && inMemory.error == nil && onDisk.warnings == inMemory.warnings, "seed \(seed)")
+        }
+    }
 }
