@@ -57,15 +57,6 @@ final class FileRows: ViewRows, @unchecked Sendable {
         }
     }
 
-    func record(_ id: Int) -> Record {
-        var record = Record()
-        scan(id..<(id + 1)) { _, fields in
-            for k in 0..<fields.count { record.append(fields[k]) }
-            return false
-        }
-        return record
-    }
-
     func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) {
         guard changed.current == nil else { return }
         if let now = FileIdentity.of(file.fd), now != file.identity {
@@ -90,7 +81,7 @@ final class FileRows: ViewRows, @unchecked Sendable {
             guard let bytes = span(id..<last) else { return }
             let length = Int(bytes.end - bytes.start)
             if buffer.count < length { buffer = [UInt8](repeating: 0, count: length) }
-            guard read(into: &buffer, count: length, at: file.start + bytes.start) else { return }
+            guard readFully(file.fd, into: &buffer, count: length, at: file.start + bytes.start) else { return }
             let stream = InputStream(MemorySource(Array(buffer[0..<length])), encoding: .utf8, trustValidUTF8: true)
             guard var reader = try? TableInput.makeReader(choice, stream: stream, name: name, explicitJSON: false) else { return }
             for k in id..<last {
@@ -99,17 +90,6 @@ final class FileRows: ViewRows, @unchecked Sendable {
             }
             id = last
         }
-    }
-
-    private func read(into buffer: inout [UInt8], count: Int, at offset: Int64) -> Bool {
-        var done = 0
-        while done < count {
-            let n = buffer.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            done += n
-        }
-        return true
     }
 }
 
@@ -133,6 +113,5 @@ package final class RowStore: ViewRows, @unchecked Sendable {
 
     package var count: Int { backing.count }
     package var problem: InputError? { backing.problem }
-    func record(_ id: Int) -> Record { backing.record(id) }
     func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) { backing.scan(range, body) }
 }

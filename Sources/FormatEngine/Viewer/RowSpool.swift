@@ -20,6 +20,29 @@ protocol ViewRows: AnyObject {
 
 extension ViewRows {
     var problem: InputError? { nil }
+
+    /// Row `id` on its own (a scan of one row).
+    func record(_ id: Int) -> Record {
+        var record = Record()
+        scan(id..<(id + 1)) { _, fields in
+            for k in 0..<fields.count { record.append(fields[k]) }
+            return false
+        }
+        return record
+    }
+}
+
+/// Reads `count` bytes of `fd` at `offset` into `buffer`, retrying short reads and interruptions.
+/// - Returns: false when the file ends first or the read fails.
+func readFully(_ fd: Int32, into buffer: inout [UInt8], count: Int, at offset: Int64) -> Bool {
+    var done = 0
+    while done < count {
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+        if n < 0 && errno == EINTR { continue }
+        if n <= 0 { return false }
+        done += n
+    }
+    return true
 }
 
 /// Rows held in memory.
@@ -124,15 +147,6 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
         }
     }
 
-    func record(_ id: Int) -> Record {
-        var record = Record()
-        scan(id..<(id + 1)) { _, fields in
-            for k in 0..<fields.count { record.append(fields[k]) }
-            return false
-        }
-        return record
-    }
-
     func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) {
         let piece = 1 << 20
         var id = range.lowerBound
@@ -146,7 +160,7 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
             guard let bytes = span(id..<last) else { return }
             let length = Int(bytes.end - bytes.start)
             if buffer.count < length { buffer = [UInt8](repeating: 0, count: length) }
-            guard read(into: &buffer, count: length, at: bytes.start) else { return }
+            guard readFully(fd, into: &buffer, count: length, at: bytes.start) else { return }
             let rowStarts: [Int64] = offsets.withLock { index in (id...last).map { index[$0] } }
             let keepGoing = buffer.withUnsafeBufferPointer { all -> Bool in
                 for k in 0..<(last - id) {
@@ -159,17 +173,6 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
             if !keepGoing { return }
             id = last
         }
-    }
-
-    private func read(into buffer: inout [UInt8], count: Int, at offset: Int64) -> Bool {
-        var done = 0
-        while done < count {
-            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            done += n
-        }
-        return true
     }
 
     /// A stored row back into a record.

@@ -39,7 +39,7 @@ package final class ViewLoader: @unchecked Sendable {
     package var progress: Progress { state.current }
 
     /// Starts reading `input` on another thread.
-    package func start(_ input: some InputProvider, options: FormatOptions) {
+    package func start(_ input: any InputProvider, options: FormatOptions) {
         let box = UncheckedBox(input)
         DispatchQueue.global().async { [self] in
             load(box.value, options: options)
