@@ -101,6 +101,13 @@ extension ViewState {
         for (row, id, record) in rows where used < bodyLines {
             let selectedRow = selected.contains(Int32(id))
             let base = row == current ? s.current : (row - top) % 2 == 1 ? s.stripe : ""
+            let place = groupPlace(row)
+            if let place, place.first, let groups {
+                // W12: the group's heading over its first row.
+                lines.append(fitted(groups.heading(place.group), style: s.heading))
+                used += 1
+                if used >= bodyLines { break }
+            }
             record.withFields { fields in
                 // C6: with --wrap 2, a row whose text does not fit takes two lines.
                 let height = min(rowHeight(fields), bodyLines - used)
@@ -120,6 +127,10 @@ extension ViewState {
                 }
                 for k in 0..<height { lines.append(built[k].finish()) }
                 used += height
+            }
+            if let place, place.last, let groups, groups.hasFooter(place.group), used < bodyLines {
+                lines.append(footerLine(groups.footers[place.group], placed: placed))
+                used += 1
             }
         }
         if rows.isEmpty {
@@ -148,6 +159,23 @@ extension ViewState {
             for row in top..<end { rows.append((row, id(at: row), data.record(id(at: row)))) }
         }
         return rows
+    }
+
+    /// A group's footer (W12): `Total` in the first column, each sum right-aligned in its column.
+    func footerLine(_ sums: [String?], placed: [Placed]) -> String {
+        let s = styles
+        var line = LineBuilder(base: "", limit: width, styles: s)
+        for p in placed {
+            line.pad(to: p.x)
+            if let sum = sums[p.index] {
+                let text = measure.fit(sum, width: p.width, maxLines: 1, ellipsis: options.ellipsis).first ?? TextLine(text: "", width: 0)
+                line.add(String(repeating: " ", count: p.width - text.width) + text.text, width: p.width, style: s.heading)
+            } else if p.index == placed.first?.index {
+                let text = measure.fit("Total", width: p.width, maxLines: 1, ellipsis: options.ellipsis).first ?? TextLine(text: "", width: 0)
+                line.add(text.text, width: text.width, style: s.heading)
+            }
+        }
+        return line.finish()
     }
 
     /// The headings, on up to two lines, sitting on the rule (C5); the focused one marked, the
@@ -214,6 +242,11 @@ extension ViewState {
         if let filter { parts.append("filter \(filter.text): \(TableFormatter.grouped(filter.ids.count)) of \(TableFormatter.grouped(loaded)) rows") }
         if let search { parts.append("/\(search.text): \(TableFormatter.grouped(search.cells)) match\(search.cells == 1 ? "" : "es")") }
         if !selected.isEmpty { parts.append("\(TableFormatter.grouped(selected.count)) selected") }
+        if let groups {
+            parts.append("\(TableFormatter.grouped(groups.values.count)) group\(groups.values.count == 1 ? "" : "s")")
+        } else if options.groupBy != nil && loading {
+            parts.append("grouped once every row is read")
+        }
         if let loadError { parts.append(loadError) }
         parts.append(options.title ?? source)
         return statusText(parts.joined(separator: " · "), right: "? keys")

@@ -83,6 +83,8 @@ struct ViewState {
     var pendingSort: (column: Int, descending: Bool)?
     var filter: Filter?
     var search: Search?
+    /// `--group-by`: the rows by group, once every row is read.
+    var groups: ViewGroups?
     private(set) var selected = Set<Int32>()
 
     // MARK: Position
@@ -149,6 +151,7 @@ struct ViewState {
                 search = s
             }
         }
+        if done { applyGroups(data: data) }
         if done, let pending = pendingSort {
             pendingSort = nil
             applySort(pending, data: data)
@@ -165,6 +168,11 @@ struct ViewState {
         self.height = max(1, height)
         relayout()
         clampPosition(data)
+    }
+
+    /// Lines view row `row` takes on screen, its group's heading and footer included.
+    func lines(_ row: Int, _ data: any ViewRows) -> Int {
+        (options.cellLines > 1 ? data.record(id(at: row)).withFields { rowHeight($0) } : 1) + groupLines(row)
     }
 
     /// Lines a row takes: one, or with `--wrap 2` two when a text cell is wider than its column
@@ -334,8 +342,8 @@ struct ViewState {
         if current < top { top = current }
         if current >= top + bodyLines { top = current - bodyLines + 1 }
         top = max(0, min(top, max(0, count - bodyLines)))
-        if options.cellLines > 1, let data, count > 0 {
-            var heights = (top...current).map { row in data.record(id(at: row)).withFields { rowHeight($0) } }
+        if options.cellLines > 1 || groups != nil, let data, count > 0 {
+            var heights = (top...current).map { row in lines(row, data) }
             var total = heights.reduce(0, +)
             while total > bodyLines && top < current {
                 total -= heights.removeFirst()
@@ -379,7 +387,7 @@ struct ViewState {
             var line = headingLines + 1
             var row = top
             while row < count {
-                let height = data.record(id(at: row)).withFields { rowHeight($0) }
+                let height = lines(row, data)
                 if y < line + height { break }
                 line += height
                 row += 1
@@ -463,7 +471,7 @@ struct ViewState {
         guard let next else {
             sort = nil
             pendingSort = nil
-            order = nil
+            order = groups.map { $0.arrange((0..<Int32(loaded)).map { $0 }) }
             refilter(data: data)
             current = 0
             top = 0
@@ -483,8 +491,9 @@ struct ViewState {
         guard columns.indices.contains(key.column) else { return }
         let source = columns[key.column].source
         let numeric = profiles.indices.contains(source) && profiles[source].isNumeric
-        order = numeric ? Self.numberOrder(data, rows: loaded, column: source, descending: key.descending)
-                        : Self.textOrder(data, rows: loaded, column: source, descending: key.descending)
+        let sorted = numeric ? Self.numberOrder(data, rows: loaded, column: source, descending: key.descending)
+                             : Self.textOrder(data, rows: loaded, column: source, descending: key.descending)
+        order = groups.map { $0.arrange(sorted) } ?? sorted  // with groups, sorted within each
         sort = key
         refilter(data: data)
         current = 0  // the first rows of the new order
@@ -550,7 +559,7 @@ struct ViewState {
     }
 
     /// The filter again over the current order (after a sort).
-    private mutating func refilter(data: any ViewRows) {
+    mutating func refilter(data: any ViewRows) {
         guard let text = filter?.text else { return }
         filter = nil
         var f = Filter(text: text, match: TextMatch(text), ids: [], scanned: 0)

@@ -228,6 +228,63 @@ struct ViewStateTests {
         #expect(Self.plain(model)[6].hasPrefix("20  short"))
     }
 
+    @Test("V1/W12: --group-by shows each group under its heading and over its footer of sums, as printed; s sorts within groups")
+    func groupsInTheView() throws {
+        var options = FormatOptions()
+        options.groupBy = ColumnReference("region")
+        let model = try Self.view("region,item,qty,price\nEMEA,bolt,3,1.50\nAPAC,nut,10,0.25\nEMEA,screw,5,0.10\nNA,washer,7,\nAPAC,gear,1,12.00\n",
+                                  width: 60, height: 16, options: options)
+        #expect(Array(Self.plain(model)[0...12]) == [
+            "Region  Item    Qty  Price",
+            "──────  ──────  ───  ─────",
+            "Region: EMEA (2 rows)",
+            "EMEA    bolt      3   1.50",
+            "EMEA    screw     5   0.10",
+            "Total             8   1.60",
+            "Region: APAC (2 rows)",
+            "APAC    nut      10   0.25",
+            "APAC    gear      1  12.00",
+            "Total            11  12.25",
+            "Region: NA (1 row)",
+            "NA      washer    7",
+            "Total             7",
+        ])
+        Self.press(model, "lls")
+        #expect(Self.order(model) == [0, 2, 4, 1, 3])  // qty ascending within each group
+    }
+
+    @Test("V1/W12: 100 generated tables grouped in the view: groups in first-seen order, rows in input order, sums computed here")
+    func groupsMatchIndependentSums() throws {
+        for seed in 0..<100 as Range<UInt64> {
+            var rng = SplitMix64(seed: seed)
+            var rows: [(region: String, qty: Int?, cents: Int?)] = []
+            for _ in 0..<(rng.below(120) + 1) {
+                rows.append(("r\(rng.below(6))", rng.below(6) == 0 ? nil : rng.below(900) - 100, rng.below(7) == 0 ? nil : rng.below(100_000)))
+            }
+            var csv = "region,qty,price\n"
+            for r in rows {
+                csv += "\(r.region),\(r.qty.map(String.init) ?? "NA"),\(r.cents.map { String(format: "%d.%02d", $0 / 100, $0 % 100) } ?? "")\n"
+            }
+            var options = FormatOptions()
+            options.groupBy = ColumnReference("region")
+            let model = try Self.view(csv, width: 100, height: 20, options: options)
+            var firstSeen: [String] = []
+            for r in rows where !firstSeen.contains(r.region) { firstSeen.append(r.region) }
+            let expected = firstSeen.flatMap { g in rows.indices.filter { rows[$0].region == g } }
+            #expect(Self.order(model) == expected, "seed \(seed)")
+            let groups = try #require(model.state.groups)
+            for (k, g) in firstSeen.enumerated() {
+                let members = rows.filter { $0.region == g }
+                let qty = members.compactMap(\.qty)
+                let cents = members.compactMap(\.cents)
+                #expect(groups.footers[k][1] == (qty.isEmpty ? nil : String(qty.reduce(0, +))), "seed \(seed) \(g)")
+                let total = cents.reduce(0, +)
+                #expect(groups.footers[k][2] == (cents.isEmpty ? nil : String(format: "%d.%02d", total / 100, total % 100)), "seed \(seed) \(g)")
+                #expect(groups.heading(k) == "Region: \(g) (\(members.count) row\(members.count == 1 ? "" : "s"))")
+            }
+        }
+    }
+
     // MARK: - Finding (V5)
 
     @Test("V5: & keeps the rows containing the text (any case when it is lower case), on 100 generated tables")
@@ -387,6 +444,7 @@ struct ViewStateTests {
             let width = Int(rng.next() % 120) + 1, height = Int(rng.next() % 30) + 1
             var options = FormatOptions()
             options.cellLines = seed % 3 == 0 ? 2 : 1
+            if seed % 5 == 0 { options.groupBy = ColumnReference(seed % 10 == 0 ? "value" : "2") }
             let model = try Self.view(csv, width: width, height: height, options: options, color: seed % 2 == 0)
             for step in 0..<40 {
                 if step == 20 { model.resize(width: Int(rng.next() % 120) + 1, height: Int(rng.next() % 30) + 1) }
