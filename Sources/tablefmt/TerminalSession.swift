@@ -65,6 +65,12 @@ private func onFatalSignal(_ number: Int32) {
 private func onStop(_ number: Int32) {
     leaveTerminal()
     signal(SIGTSTP, SIG_DFL)
+    // The handler runs with SIGTSTP blocked: unblocked, the signal raised again stops the process
+    // here, at its default action; `fg` (SIGCONT) carries on below.
+    var stop = sigset_t()
+    sigemptyset(&stop)
+    sigaddset(&stop, SIGTSTP)
+    pthread_sigmask(SIG_UNBLOCK, &stop, nil)
     raise(SIGTSTP)
     // Continued.
     signal(SIGTSTP, onStop)

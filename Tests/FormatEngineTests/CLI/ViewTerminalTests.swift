@@ -22,7 +22,7 @@ struct ViewTerminalTests {
 
         /// Starts `tablefmt arguments` on a `width` × `height` terminal; standard output goes to
         /// the terminal, or to the file `stdout` when given.
-        init(_ arguments: [String], width: Int = 80, height: Int = 20, stdout: String? = nil, environment: [String: String] = [:]) throws {
+        init(_ arguments: [String], width: Int = 80, height: Int = 20, stdout: String? = nil, environment: [String: String] = [:], program: String? = nil) throws {
             var m: Int32 = 0, s: Int32 = 0
             var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
             guard openpty(&m, &s, nil, nil, &size) == 0 else { throw POSIXError(.EIO) }
@@ -61,7 +61,7 @@ struct ViewTerminalTests {
             sigfillset(&all)
             posix_spawnattr_setsigdefault(&attributes, &all)
             posix_spawnattr_setflags(&attributes, setsid | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-            let binary = TestPaths.binary.path
+            let binary = program ?? TestPaths.binary.path
             let argv = ([binary] + arguments).map { strdup($0) } + [nil]
             var env = ["PATH=/usr/bin:/bin", "TERM=xterm-256color"]
             for (k, v) in environment { env.append("\(k)=\(v)") }
@@ -223,6 +223,57 @@ struct ViewTerminalTests {
         let never = try Session([file.path], environment: ["TABLEFMT_VIEW": "never"])
         #expect(never.wait() == 0)
         #expect(!never.screen.contains("\u{1B}[?1049h") && never.screen.contains("name 200"))
+    }
+
+    @Test("V1: curl … | tablefmt — rows from a pipe, keys from the terminal")
+    func pipeInput() throws {
+        let file = try Self.tallFile()
+        let session = try Session(["-c", "cat '\(file.path)' | '\(TestPaths.binary.path)'"], program: "/bin/sh")
+        #expect(session.read(until: "row 1 of 200"))
+        session.send("G")
+        #expect(session.read(until: "row 200 of 200"))
+        session.send("q")
+        #expect(session.wait() == 0)
+        #expect(session.modesRestored)
+    }
+
+    @Test("V8: a new terminal size lays the view out again")
+    func resize() throws {
+        let file = try Self.tallFile()
+        let session = try Session([file.path], width: 80, height: 20)
+        #expect(session.read(until: "row 1 of 200"))
+        var size = winsize(ws_row: 10, ws_col: 50, ws_xpixel: 0, ws_ypixel: 0)
+        _ = ioctl(session.master, UInt(TIOCSWINSZ), &size)
+        kill(session.pid, SIGWINCH)
+        // The status line is drawn on line 10 now, and fits 50 columns.
+        #expect(session.read(until: "\u{1B}[10;1H\u{1B}[0m\u{1B}[2K\u{1B}[7mrow 1 of 200"))
+        session.send("q")
+        #expect(session.wait() == 0)
+        #expect(session.modesRestored)
+    }
+
+    /// Ctrl-Z needs a shell with job control (a process group that is not orphaned): an
+    /// interactive bash on the terminal runs the view, then `stty -g` compares the modes.
+    @Test("V8: Ctrl-Z restores the terminal and stops the view; fg draws it again; the modes are the same throughout",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
+    func suspend() throws {
+        let file = try Self.tallFile()
+        let shell = try Session(["--norc", "--noprofile", "-i"], width: 80, height: 20, environment: ["PS1": "prompt$ "], program: "/bin/bash")
+        #expect(shell.read(until: "prompt$ "))
+        shell.send("stty -g > /tmp/tablefmt-stty-\(getpid()).a; '\(TestPaths.binary.path)' '\(file.path)'\r")
+        #expect(shell.read(until: "row 1 of 200"))
+        shell.send("\u{1A}")
+        #expect(shell.read(until: "Stopped"))
+        shell.send("stty -g > /tmp/tablefmt-stty-\(getpid()).b; fg\r")
+        #expect(shell.read(until: "\u{1B}[?1049h", seconds: 5))
+        shell.send("G")
+        #expect(shell.read(until: "row 200 of 200"))
+        shell.send("q")
+        shell.send("echo status=$?; stty -g | cmp -s - /tmp/tablefmt-stty-\(getpid()).a && cmp -s /tmp/tablefmt-stty-\(getpid()).a /tmp/tablefmt-stty-\(getpid()).b && echo modes-same; exit\r")
+        #expect(shell.read(until: "modes-same"))
+        #expect(shell.screen.contains("status=0"))
+        _ = shell.wait()
+        for suffix in ["a", "b"] { try? FileManager.default.removeItem(atPath: "/tmp/tablefmt-stty-\(getpid()).\(suffix)") }
     }
 
     @Test("V7: the spool leaves no file in TMPDIR")

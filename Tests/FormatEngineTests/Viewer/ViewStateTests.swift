@@ -285,6 +285,48 @@ struct ViewStateTests {
         }
     }
 
+    @Test("V2/V3/V4: a click on a heading sorts by it; on a row, opens its sheet; the wheel scrolls")
+    func mouse() throws {
+        let csv = "name,qty\n" + (1...30).map { "n\($0),\(31 - $0)" }.joined(separator: "\n") + "\n"
+        let model = try Self.view(csv, width: 40, height: 10)
+        model.handle(.click(x: 7, y: 0))  // the Qty heading
+        #expect(model.state.sort?.column == 1 && model.state.sort?.descending == false)
+        #expect(Self.plain(model)[2].hasPrefix("n30"))
+        model.handle(.wheelDown)
+        #expect(model.state.current == 3)
+        model.handle(.click(x: 1, y: 4))  // the third row on screen
+        #expect(model.state.mode == .detail(scroll: 0))
+        #expect(model.state.current == model.state.top + 2)
+        #expect(Self.plain(model)[0] == "n\(30 - model.state.current)")  // the sheet's title: that row's name
+    }
+
+    @Test("V2: ? lists every key of the table, and any key returns")
+    func help() throws {
+        let model = try Self.view("a\n1\n", width: 100, height: 40)
+        Self.press(model, "?")
+        let lines = Self.plain(model)
+        for key in ViewHelp.keys { #expect(lines.contains { $0.hasPrefix(key.keys) && $0.hasSuffix(key.meaning) }, "\(key.keys)") }
+        Self.press(model, "x")
+        #expect(model.state.mode == .table)
+    }
+
+    @Test("V7: while rows are read the status line says so, and the count grows; a filter reaches the new rows")
+    func countingWhileReading() throws {
+        let all = (0..<50).map { ["r\($0)", $0 % 5 == 0 ? "five" : "other"] }
+        var state = ViewState(options: FormatOptions(), source: "pipe", color: false, width: 60, height: 10)
+        let profiles = ColumnProfiler(columns: ["name", "kind"], measure: DisplayWidth()).profiles
+        let first = MemoryRows(Array(all.prefix(20)))
+        state.update(columns: ["name", "kind"], profiles: profiles, rows: 20, done: false, error: nil, from: first)
+        #expect(Self.strip(state.frame(first).last!).hasPrefix("row 1 of 20+ (reading…)"))
+        for c in "&five" { state.handle(.character(c), data: first) }
+        state.handle(.enter, data: first)
+        #expect(state.count == 4)
+        let rest = MemoryRows(all)
+        state.update(columns: ["name", "kind"], profiles: profiles, rows: 50, done: true, error: nil, from: rest)
+        #expect(state.count == 10)
+        #expect(Self.strip(state.frame(rest).last!).hasPrefix("row 1 of 10 · Name · filter five: 10 of 50 rows"))
+    }
+
     // MARK: - Finding (V5)
 
     @Test("V5: & keeps the rows containing the text (any case when it is lower case), on 100 generated tables")
