@@ -113,7 +113,12 @@ struct ViewTerminalTests {
             while Date() < deadline {
                 drain(milliseconds: 20)
                 if waitpid(pid, &status, WNOHANG) == pid {
-                    drain(milliseconds: 50)
+                    // Everything it wrote before it ended, however many reads that takes.
+                    var last = -1
+                    while screen.utf8.count != last {
+                        last = screen.utf8.count
+                        drain(milliseconds: 50)
+                    }
                     let signalled = status & 0x7F
                     return signalled != 0 ? 128 + signalled : (status >> 8) & 0xFF
                 }
@@ -274,6 +279,28 @@ struct ViewTerminalTests {
         #expect(shell.screen.contains("status=0"))
         _ = shell.wait()
         for suffix in ["a", "b"] { try? FileManager.default.removeItem(atPath: "/tmp/tablefmt-stty-\(getpid()).\(suffix)") }
+    }
+
+    @Test("V8: every fixture opens in the view, takes every kind of key, and leaves the terminal as it found it")
+    func everyFixture() throws {
+        let inputs = TestPaths.files(in: TestPaths.fixtures.appendingPathComponent("cases")).filter { $0.lastPathComponent.hasPrefix("input.") }
+            + TestPaths.files(in: TestPaths.fixtures.appendingPathComponent("examples"))
+        #expect(inputs.count > 30)
+        let keys = ["j", "l", "$", "0", "G", "g", "s", "s", ">", "<", "=", "\r", "\u{1B}[B", "\u{1B}", "/a\r", "n", "N", "&e\r", "&\r", " ", "a", "A", "F2", "?", "x", "\u{1B}[<0;3;1M", "\u{1B}[6~"]
+        for input in inputs {
+            let session = try Session(["--view", "always", input.path], width: 70, height: 15)
+            // A file with a data error still opens on the rows before it; an empty one prints nothing.
+            _ = session.read(until: "? keys", seconds: 3)
+            if session.screen.contains("? keys") {
+                // In three bursts, as a fast typist or a paste sends them.
+                for part in 0..<3 { session.send(keys[(part * keys.count / 3)..<((part + 1) * keys.count / 3)].joined()) }
+                session.send("q")
+            }
+            let status = session.wait()
+            #expect(status.map { [0, 65, 74].contains($0) } == true, "\(input.path): \(String(describing: status))")
+            #expect(session.modesRestored, "\(input.path)")
+            if session.screen.contains("\u{1B}[?1049h") { #expect(session.screen.contains("\u{1B}[?1049l"), "\(input.path)") }
+        }
     }
 
     @Test("V7: the spool leaves no file in TMPDIR")
