@@ -54,7 +54,7 @@ private func wake(_ byte: UInt8) {
     _ = write(wakeWriter, &b, 1)
 }
 
-/// SIGTERM, SIGHUP, SIGINT, SIGQUIT: the terminal restored, then the signal's own end.
+/// SIGTERM, SIGHUP, SIGINT, SIGQUIT, and a crash: the terminal restored, then the signal's own end.
 private func onFatalSignal(_ number: Int32) {
     leaveTerminal()
     signal(number, SIG_DFL)
@@ -89,6 +89,9 @@ final class TerminalSession {
 
     init(tty: Int32) { self.tty = tty }
 
+    /// Signals whose end restores the terminal first.
+    static let ending = [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE]
+
     /// Runs until the model has an exit (`q`, `Ctrl-C`), the terminal goes away, or a signal ends it.
     func run(_ model: ViewModel) {
         guard tcgetattr(tty, &savedModes) == 0 else { return }
@@ -98,18 +101,20 @@ final class TerminalSession {
         wakeWriter = pipeEnds[1]
         _ = fcntl(wakeWriter, F_SETFL, fcntl(wakeWriter, F_GETFL) | O_NONBLOCK)
         ttyDescriptor = tty
-        for s in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] { signal(s, onFatalSignal) }
+        // The signals that end a program, a crash's among them (a Swift trap is SIGILL or
+        // SIGTRAP; a fault SIGSEGV or SIGBUS): the terminal is put back first, in every case.
+        for s in Self.ending { signal(s, onFatalSignal) }
         signal(SIGTSTP, onStop)
         signal(SIGWINCH, onResize)
         // Whatever mask the program was started with, these reach this thread.
         var handled = sigset_t()
         sigemptyset(&handled)
-        for s in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGWINCH, SIGCONT] { sigaddset(&handled, s) }
+        for s in Self.ending + [SIGTSTP, SIGWINCH, SIGCONT] { sigaddset(&handled, s) }
         pthread_sigmask(SIG_UNBLOCK, &handled, nil)
         enterTerminal()
         defer {
             leaveTerminal()
-            for s in [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGTSTP, SIGWINCH] { signal(s, SIG_DFL) }
+            for s in Self.ending + [SIGTSTP, SIGWINCH] { signal(s, SIG_DFL) }
             ttyDescriptor = -1
             close(wakeReader)
             close(wakeWriter)

@@ -196,7 +196,7 @@ struct ViewTerminalTests {
         #expect(session.modesRestored)
     }
 
-    @Test("V6/V8: Ctrl-C leaves without writing, exit 130; SIGTERM restores the terminal too")
+    @Test("V6/V8: Ctrl-C leaves without writing, exit 130; a signal or a crash restores the terminal too")
     func interrupted() throws {
         let file = try Self.tallFile()
         let out = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-\(getpid())-none.csv")
@@ -208,12 +208,16 @@ struct ViewTerminalTests {
         #expect(try String(contentsOf: out, encoding: .utf8).isEmpty)
         #expect(session.modesRestored)
 
-        let killed = try Session([file.path])
-        #expect(killed.read(until: "row 1 of 200"))
-        kill(killed.pid, SIGTERM)
-        #expect(killed.wait() == 128 + SIGTERM)
-        #expect(killed.screen.hasSuffix("\u{1B}[?1049l"))
-        #expect(killed.modesRestored)
+        // Ended by a signal — asked to (TERM, HUP) or crashing (SEGV, ABRT, ILL: what a Swift trap
+        // raises) — it puts the terminal back first, then ends by that signal.
+        for number in [SIGTERM, SIGHUP, SIGSEGV, SIGABRT, SIGILL] {
+            let killed = try Session([file.path])
+            #expect(killed.read(until: "row 1 of 200"))
+            kill(killed.pid, number)
+            #expect(killed.wait() == 128 + number, "signal \(number)")
+            #expect(killed.screen.hasSuffix("\u{1B}[?1049l"), "signal \(number)")
+            #expect(killed.modesRestored, "signal \(number)")
+        }
     }
 
     @Test("V1: a table that fits the screen is printed as without the view; --view never and TABLEFMT_VIEW=never print")
