@@ -247,6 +247,7 @@ extension ViewState {
         } else if options.groupBy != nil && loading {
             parts.append("grouped once every row is read")
         }
+        if let limit = options.limit, loaded >= limit { parts.append("the first \(TableFormatter.grouped(limit)) (--limit)") }
         if let loadError { parts.append(loadError) }
         parts.append(options.title ?? source)
         return statusText(parts.joined(separator: " · "), right: "? keys")

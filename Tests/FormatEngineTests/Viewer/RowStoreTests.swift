@@ -108,4 +108,31 @@ struct RowStoreTests {
         #expect(loader.store.problem?.exitCode == 74)
         #expect(loader.store.problem?.description.contains("file changed while reading") == true)
     }
+
+    @Test("V7: rows read on the loader's thread while the view draws and moves give the same rows as read at once, spooled or in place")
+    func concurrentLoading() throws {
+        var text = "id,name,amount\n"
+        for k in 0..<60_000 { text += "\(k),name \(k % 977),\(k % 1000).\(k % 100)\n" }
+        let expected = text.split(separator: "\n").dropFirst().map { $0.split(separator: ",", omittingEmptySubsequences: false).map(String.init) }
+        let url = try Self.temporaryFile(Array(text.utf8), "concurrent.csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let inputs: [any InputProvider] = [MemoryInput(text, name: "<stdin>", isRereadable: false), try FileInput(path: url.path)]
+        for input in inputs {
+            let loader = ViewLoader(store: try RowStore())
+            loader.start(input, options: FormatOptions())
+            let model = ViewModel(loader: loader, options: FormatOptions(), source: "t", color: false, width: 60, height: 20)
+            var frames = 0
+            while !loader.progress.done {
+                _ = model.refresh()
+                _ = model.frame()
+                model.handle(frames % 7 == 0 ? .end : .down)
+                frames += 1
+            }
+            #expect(loader.join(milliseconds: 10_000))
+            _ = model.refresh()
+            #expect(Self.rows(loader.store) == expected)
+            #expect(model.state.count == 60_000)
+            #expect(frames > 0)
+        }
+    }
 }

@@ -73,6 +73,15 @@ struct ViewStateTests {
         ])
     }
 
+    @Test("V1/W10: --limit N views the first N rows and says so")
+    func limit() throws {
+        var options = FormatOptions()
+        options.limit = 2
+        let model = try Self.view("name,qty\nApple,3\nBanana,12\nCherry,7\n", width: 60, height: 7, options: options)
+        #expect(model.state.count == 2)
+        #expect(Self.plain(model).last!.hasPrefix("row 1 of 2 · Name · the first 2 (--limit) · t.csv"))
+    }
+
     @Test("V2: the current row is in reverse video without colours; with them, a background")
     func currentRow() throws {
         let model = try Self.view("name,qty\nApple,3\nBanana,12\nCherry,7\n", width: 40, height: 7)
