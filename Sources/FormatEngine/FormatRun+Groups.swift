@@ -141,6 +141,32 @@ extension FormatRun {
         }
     }
 
+    /// `--sort` with `--group-by`, sorted on disk: the sorted rows numbered by group as they come
+    /// and sorted on disk again by that number, so each group keeps its rows' sorted order.
+    func groupSorted(_ sorted: ExternalSort, numeric: [Bool], groupIndex: Int) -> ExternalGroups {
+        let grouping = ExternalGroups(groupIndex: groupIndex, budget: options.memoryLimit)
+        var record = Record()
+        var failure: InputError?
+        do {
+            try sorted.merge(numeric: numeric) { (fields) throws(OutputError) -> Bool in
+                record.clear()
+                for k in 0..<fields.count { record.append(fields[k]) }
+                do throws(InputError) { try grouping.add(record) } catch {
+                    failure = error
+                    return false
+                }
+                return true
+            }
+        } catch {
+            if case .input(let error) = error { failure = failure ?? error }
+        }
+        if failure == nil {
+            do { try grouping.sort.finish(numeric: []) } catch { failure = error }
+        }
+        if let failure { result.error = result.error ?? failure }
+        return grouping
+    }
+
     /// The groups' footers (W12), for groups sorted on disk: summed in one merge, then sized.
     func externalFooters(_ grouping: ExternalGroups, selection: [Int]?) -> Groups {
         var groups = Groups()

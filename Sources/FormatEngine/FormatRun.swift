@@ -88,7 +88,7 @@ final class FormatRun {
             }
             profiler.merge(helper.value)
             table = pipeline.table
-        } else if !options.sort.isEmpty && options.groupBy == nil && options.layout != .pages {
+        } else if !options.sort.isEmpty && options.layout != .pages {
             try readForSort()
         } else if options.groupBy != nil && options.sort.isEmpty && options.layout != .pages {
             try readForGroups()
@@ -197,6 +197,12 @@ final class FormatRun {
                 } catch {
                     if case .input(let error) = error { result.error = result.error ?? error }
                 }
+            }
+            if let groupIndex = transforms.groupIndex {
+                // Grouped after sorting: groups in the order they first appear in the sorted rows.
+                let grouping = groupSorted(external, numeric: typing.profiles.map(\.isNumeric), groupIndex: groupIndex)
+                externalGroups = grouping
+                return externalFooters(grouping, selection: transforms.selection)
             }
             return Groups()
         }

@@ -185,7 +185,7 @@ enum Arguments {
             inv.options.memoryLimit = bytes
         },
         OptionSpec(long: "group-by", short: nil, value: "COL", group: "Layout",
-                   help: "a section per value with its row count, and a footer of sums (past --memory-limit, in runs on disk; with --sort, every row is held)", brief: "a section per value, with sums") { inv, v throws(UsageError) in
+                   help: "a section per value with its row count, and a footer of sums (past --memory-limit, in runs on disk)", brief: "a section per value, with sums") { inv, v throws(UsageError) in
             guard !v.isEmpty else { throw invalid("--group-by", v, "a column name or number") }
             inv.options.groupBy = ColumnReference(v)
         },
