@@ -110,8 +110,8 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
     var status: Int32 = 0
     if model.exit == .interrupt {
         status = 130
-    } else if let csv = model.selectionCSV() {
-        status = writeSelection(csv, options: options, source: input.name, sink)
+    } else if model.hasSelection {
+        status = writeSelection(model, options: options, source: input.name, sink)
     }
     for warning in final.warnings { printError("tablefmt: warning: \(warning)") }
     if let error = final.error ?? store.problem {
@@ -121,30 +121,43 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
     return status
 }
 
-/// V6: the selected rows, as CSV when standard output is redirected, else printed as a table.
-func writeSelection(_ csv: [UInt8], options: FormatOptions, source: String, _ sink: any OutputSink) -> Int32 {
+/// V6: the selected rows, as CSV when standard output is redirected, else printed as a table
+/// (the CSV written to an unlinked temporary file first, so no selection is held in memory).
+func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, _ sink: any OutputSink) -> Int32 {
     do {
-        if Terminal.isTerminal(1) {
-            var again = options
-            again.inputFormat = .csv
-            again.delimiter = UInt8(ascii: ",")
-            again.header = true
-            again.encoding = nil
-            again.columns = nil
-            again.sort = []
-            again.groupBy = nil
-            again.limit = nil
-            return report(try TableFormatter.run(MemoryInput(csv, name: source), options: again, output: sink))
+        guard Terminal.isTerminal(1) else {
+            try model.writeSelection(to: OutputBuffer(sink))
+            return 0
         }
-        try write(csv, to: sink)
-        return 0
+        var template = Array((RowSpool.temporaryDirectory + "/tablefmt-picked-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else {
+            printError("tablefmt: cannot make a temporary file in \(RowSpool.temporaryDirectory): \(systemMessage(errno))")
+            return 74
+        }
+        let path = String(cString: template)
+        defer { unlink(path) }
+        try model.writeSelection(to: OutputBuffer(DescriptorSink(fd: fd)))
+        close(fd)
+        let picked = try? FileInput(path: path)
+        unlink(path)
+        guard let picked else { return 74 }
+        var again = options
+        again.inputFormat = .csv
+        again.delimiter = UInt8(ascii: ",")
+        again.header = true
+        again.encoding = nil
+        again.columns = nil
+        again.sort = []
+        again.groupBy = nil
+        again.limit = nil
+        return report(try TableFormatter.run(picked, options: again, output: sink))
     } catch {
         if error == .closed { return 0 }
         printError("tablefmt: write error: \(error)")
         return 74
     }
 }
-
 
 /// Writes bytes to a sink.
 func write(_ bytes: [UInt8], to sink: any OutputSink) throws(OutputError) {

@@ -51,22 +51,37 @@ package final class ViewModel {
 
     package func frame() -> [String] { state.frame(loader.store) }
 
-    /// The selected rows, in the order shown, as CSV (RFC 4180) with a header of the shown
-    /// columns' names as the input has them; nil when no row is selected (V6).
-    package func selectionCSV() -> [UInt8]? {
-        guard !state.selected.isEmpty else { return nil }
+    /// Whether any row is checked.
+    package var hasSelection: Bool { !state.selected.isEmpty }
+
+    /// Writes the checked rows, in the order shown, as CSV (RFC 4180) with a header of the shown
+    /// columns' names as the input has them (V6), a row at a time (a selection of every row of a
+    /// large file is never held).
+    package func writeSelection(to out: OutputBuffer) throws(OutputError) {
+        guard hasSelection else { return }
         let names = loader.progress.columns
         let sources = state.columns.map(\.source)
-        var out: [UInt8] = []
-        CSVText.appendRow(sources.map { Array(names[$0].utf8) }, to: &out)
+        var line: [UInt8] = []
+        CSVText.appendRow(sources.map { Array(names[$0].utf8) }, to: &line)
+        try line.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
         for row in 0..<state.count {
             let id = state.id(at: row)
             guard state.selected.contains(Int32(id)) else { continue }
+            line.removeAll(keepingCapacity: true)
             loader.store.record(id).withFields { fields in
-                CSVText.appendRow(sources.map { Array(fields[$0]) }, to: &out)
+                CSVText.appendRow(sources.map { Array(fields[$0]) }, to: &line)
             }
+            try line.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
         }
-        return out
+        try out.flush()
+    }
+
+    /// The checked rows as CSV (`writeSelection` into memory); nil when none is checked.
+    func selectionCSV() -> [UInt8]? {
+        guard hasSelection else { return nil }
+        let sink = MemorySink()
+        try? writeSelection(to: OutputBuffer(sink))
+        return sink.bytes
     }
 }
 
