@@ -27,6 +27,13 @@ let peekLimit = 1 << 20
 
 /// V1: the view, or the printed table when `auto` finds that it fits the screen.
 func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, color: Bool, _ sink: any OutputSink) -> Int32 {
+    // Rows typed at the terminal and keys from the same terminal cannot both be read.
+    if file == "-" && Terminal.isTerminal(0) {
+        if when == .auto { return formatOne(file, options, sink) }
+        printError("tablefmt: --view always reads its keys from the terminal: give a file, or pipe the rows in")
+        printError("try 'tablefmt --help'")
+        return 64
+    }
     let tty = open("/dev/tty", O_RDWR | O_NOCTTY)
     guard tty >= 0 else {
         if when == .auto { return formatOne(file, options, sink) }

@@ -307,6 +307,19 @@ struct ViewTerminalTests {
         }
     }
 
+    @Test("V1: with rows typed at the terminal, auto prints as it comes and always is refused (its keys come from there too)")
+    func terminalInput() throws {
+        let typed = try Session([], width: 80, height: 20)
+        typed.send("a,b\r1,2\r\u{04}")
+        #expect(typed.wait() == 0)
+        #expect(!typed.screen.contains("\u{1B}[?1049h"))
+        #expect(typed.screen.replacing(/\x{1B}\[[0-9;]*m/, with: "").contains("A  B\r\n─  ─\r\n1  2"))
+        let always = try Session(["--view", "always"], width: 80, height: 20)
+        #expect(always.wait() == 64)
+        #expect(always.screen.contains("--view always reads its keys from the terminal"))
+        #expect(always.modesRestored)
+    }
+
     @Test("V7: the spool leaves no file in TMPDIR")
     func noTemporaryFileLeft() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-tmp-\(getpid())")
