@@ -15,10 +15,13 @@ func viewWhen(_ invocation: Invocation) throws(UsageError) -> ViewWhen {
     return when
 }
 
-/// Whether `auto` may open the view: standard output is a terminal and nothing on the command
-/// line asked for a printed shape (`-f`, `--width`, `--layout`, a layout explanation).
+/// Whether `auto` may open the view: standard output is a terminal that can place the cursor
+/// (`TERM` set and not `dumb`), and nothing on the command line asked for a printed shape (`-f`,
+/// `--width`, `--layout`, a layout explanation).
 func autoMayView(_ invocation: Invocation, _ options: FormatOptions) -> Bool {
-    Terminal.isTerminal(1) && invocation.format == nil && invocation.width == nil && options.layout == .auto && !options.explainLayout
+    let term = getenv("TERM").map { String(cString: $0) } ?? ""
+    return Terminal.isTerminal(1) && !term.isEmpty && term != "dumb"
+        && invocation.format == nil && invocation.width == nil && options.layout == .auto && !options.explainLayout
 }
 
 /// How much of an input `auto` reads ahead to decide whether its table fits the screen: more

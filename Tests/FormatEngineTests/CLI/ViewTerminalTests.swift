@@ -63,8 +63,7 @@ struct ViewTerminalTests {
             posix_spawnattr_setflags(&attributes, setsid | Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
             let binary = program ?? TestPaths.binary.path
             let argv = ([binary] + arguments).map { strdup($0) } + [nil]
-            var env = ["PATH=/usr/bin:/bin", "TERM=xterm-256color"]
-            for (k, v) in environment { env.append("\(k)=\(v)") }
+            let env = ["PATH": "/usr/bin:/bin", "TERM": "xterm-256color"].merging(environment) { $1 }.map { "\($0)=\($1)" }
             let envp = env.map { strdup($0) } + [nil]
             defer { argv.forEach { free($0) }; envp.forEach { free($0) } }
             var child: pid_t = 0
@@ -220,7 +219,7 @@ struct ViewTerminalTests {
         }
     }
 
-    @Test("V1: a table that fits the screen is printed as without the view; --view never and TABLEFMT_VIEW=never print")
+    @Test("V1: a table that fits the screen is printed as without the view; --view never, TABLEFMT_VIEW=never and TERM=dumb print")
     func fitsIsPrinted() throws {
         // At 120 columns every column of orders.csv fits (at 80 one is left out: the view opens).
         let small = try runTool(["--view", "never", "-w", "120", "--color", "always", TestPaths.fixtures.appendingPathComponent("examples/orders.csv").path])
@@ -232,6 +231,10 @@ struct ViewTerminalTests {
         let never = try Session([file.path], environment: ["TABLEFMT_VIEW": "never"])
         #expect(never.wait() == 0)
         #expect(!never.screen.contains("\u{1B}[?1049h") && never.screen.contains("name 200"))
+        // A terminal that cannot place the cursor gets the printed table.
+        let dumb = try Session([file.path], environment: ["TERM": "dumb"])
+        #expect(dumb.wait() == 0)
+        #expect(!dumb.screen.contains("\u{1B}[?1049h") && dumb.screen.contains("name 200"))
     }
 
     @Test("V1: curl … | tablefmt — rows from a pipe, keys from the terminal")
