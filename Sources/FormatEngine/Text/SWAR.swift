@@ -7,8 +7,24 @@ enum SWAR {
     static let highBits: UInt64 = 0x8080_8080_8080_8080
     static let quote: UInt64 = 0x22 * ones
     static let backslash: UInt64 = 0x5C * ones
+    static let lowBits: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
     /// Bytes below this are controls up to CR (LF is 0x0A, CR 0x0D).
     static let belowLineBreaks: UInt8 = 0x0E
+
+    /// The high bit of every byte of `word` equal to the byte repeated in `pattern`, and no other
+    /// bit: exact for every byte, so each set bit can be taken in turn (`matches` is exact only
+    /// for the first).
+    @inline(__always)
+    static func equalBytes(_ word: UInt64, _ pattern: UInt64) -> UInt64 {
+        let x = word ^ pattern
+        return ~(((x & lowBits) &+ lowBits) | x) & highBits
+    }
+
+    /// The high bit of every byte of `word` less than `limit` (at most 0x80), and no other bit.
+    @inline(__always)
+    static func bytesBelow(_ word: UInt64, _ limit: UInt8) -> UInt64 {
+        ~(((word & lowBits) &+ UInt64(0x80 &- limit) &* ones) | word) & highBits
+    }
 
     /// A word whose lowest set bit is the high bit of the first byte of `word` equal to the byte
     /// repeated in `pattern` (bits above it may be false positives); 0 when no byte is equal.
