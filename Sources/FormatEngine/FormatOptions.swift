@@ -119,4 +119,10 @@ struct PipelineTuning: Sendable {
     /// Tests: which batches the reader thread does the work on, whatever the timing (batch `k`
     /// when `helpPattern[k % count]`).
     var helpPattern: [Bool]?
+    /// A regular CSV or TSV file is read in pieces of about this many bytes on both cores (nil:
+    /// read whole, one thread reading for the other).
+    var pieceBytes: Int? = 1 << 20
+    /// The most bytes of output a piece drawn ahead may hold in memory (nil: twice `pieceBytes`,
+    /// at least 1 MiB); a piece past it is drawn straight to the output in its turn.
+    var pieceCap: Int?
 }

@@ -27,6 +27,8 @@ final class FormatRun {
     var typing: ColumnProfiler?
     /// `--group-by` without `--sort`: groups sorted on disk once the rows pass the budget (P2).
     var externalGroups: ExternalGroups?
+    /// A file sized in pieces on both cores, to be drawn in the same pieces (P1).
+    var pieces: FilePieces?
 
     /// Opens the input (its header, or its format sniffed).
     /// - Throws: `InputError` when the input cannot be opened or its header read.
@@ -70,7 +72,9 @@ final class FormatRun {
     /// A file's rows are sized on this thread while a second one reads them; a pipe's window (or
     /// every row, when all are held) is read and held, sized in step 2.
     func readAndSize() throws(OutputError) {
-        if twoPass {
+        if twoPass && sizeInPieces() {
+            // Sized on both cores, each reading whole pieces of the file.
+        } else if twoPass {
             // The reader sizes some batches itself, into its own profile, when this thread is behind.
             let pipeline = RowPipeline(table, tuning: options.pipeline)
             let helper = Shared(ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1))
@@ -390,6 +394,10 @@ final class FormatRun {
     /// A file again, read on a second thread while this one draws; when this thread is behind,
     /// the reader draws a batch into memory itself.
     func drawFileAgain(count: Int, drawn: inout Int, total: inout Int, renderer: any Renderer, draw: @escaping TableFormatter.Draw) throws(OutputError) {
+        if let pieces {
+            try drawPieces(pieces, drawn: &drawn, total: &total, renderer: renderer, draw: draw)
+            return
+        }
         let readError = result.error
         let again: TableInput
         do {

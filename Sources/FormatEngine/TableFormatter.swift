@@ -10,6 +10,8 @@ public struct RunResult: Sendable {
     public var explanation: [String] = []
     /// The output was a table with every column in it (the view's `auto` asks, V1).
     package var wholeTable = false
+    /// How many pieces a file was read in on both cores (0: read whole), for tests (P1).
+    package var pieces = 0
 }
 
 /// The one public entry: options + input + sink → the whole pipeline, in the steps of a

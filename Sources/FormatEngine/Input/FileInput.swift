@@ -117,6 +117,16 @@ struct RandomAccess {
     var start: Int64
 }
 
+extension RandomAccess {
+    /// Whether the file's bytes are its text: false when it is gzip (read through zlib, so its
+    /// rows cannot be found again by their offsets) or shorter than two bytes.
+    var holdsText: Bool {
+        var magic: [UInt8] = [0, 0]
+        let n = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, 2, off_t(start)) }
+        return n == 2 && Compression.detect(magic) == nil
+    }
+}
+
 /// An input that is a regular file, readable again at any offset (the view, V7).
 protocol RandomlyReadable {
     var randomAccess: RandomAccess? { get }

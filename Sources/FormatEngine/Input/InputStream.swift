@@ -68,10 +68,15 @@ final class InputStream {
         return try source.read(into: buffer)
     }
 
-    init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = 1 << 18, trustValidUTF8: Bool = false) {
+    /// The source starts part way into a UTF-8 input (a piece of a file, read on another thread):
+    /// its first bytes are data, never a byte-order mark or a sign of UTF-16.
+    private let midInput: Bool
+
+    init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = 1 << 18, trustValidUTF8: Bool = false, midInput: Bool = false) {
         self.source = source
-        self.requested = encoding
+        self.requested = midInput ? .utf8 : encoding
         self.trustValidUTF8 = trustValidUTF8
+        self.midInput = midInput
         self.chunkSize = max(16, chunkSize)
         self.capacity = self.chunkSize * 2
         self.storage = .allocate(capacity: capacity)
@@ -157,6 +162,10 @@ final class InputStream {
             let n = try source.read(into: UnsafeMutableRawBufferPointer(start: storage + filled, count: min(chunkSize, capacity - filled)))
             if n == 0 { sourceEnded = true; break }
             filled += n
+        }
+        if midInput {
+            validate(final: sourceEnded)
+            return
         }
         var bomLength = 0
         var detected: TextEncoding = .utf8

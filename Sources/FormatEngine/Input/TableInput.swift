@@ -12,9 +12,12 @@ struct TableInput {
     /// The choice for reading the same input again, carrying what this pass learned.
     var choiceForNextPass: Choice {
         var next = choice
-        next.knownValidUTF8 = stream.encoding == .utf8 && stream.replacements == 0 && stream.reachedEnd
+        next.knownValidUTF8 = readInPieces || stream.encoding == .utf8 && stream.replacements == 0 && stream.reachedEnd
         return next
     }
+
+    /// The rows after the header were read in pieces (`absorb`), every piece valid UTF-8.
+    private var readInPieces = false
 
     private(set) var columns: [String] = []
     /// Fields in the header row (rows are short or long against this, not against grown columns).
@@ -82,6 +85,42 @@ struct TableInput {
                 noteReplacement(in: header)
             }
         }
+    }
+
+    /// Reads one piece of a regular file as `table` reads its rows: the same format, dialect,
+    /// header and columns, from `source`, which starts at the first byte of a row (P1: a file's
+    /// pieces are read on both cores). Lines count from 1 within the piece.
+    init(piece source: any ByteSource, like table: TableInput) throws(InputError) {
+        options = table.options
+        sourceName = table.sourceName
+        choice = table.choice
+        // A small buffer: a piece is a few of them, and each piece has a stream of its own.
+        stream = InputStream(source, chunkSize: 1 << 16, trustValidUTF8: table.choiceForNextPass.knownValidUTF8, midInput: true)
+        reader = try Self.makeReader(choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
+        keyed = reader.columnNames != nil
+        columns = table.columns
+        headerCount = table.headerCount
+    }
+
+    /// The line the reader is on: 1 + the line breaks it has read (CSV and TSV).
+    var line: Int { (reader as? CSVReader)?.line ?? 0 }
+
+    /// The last row read ended with a CR whose LF, if one follows, is not read yet (CSV, TSV).
+    var endsAfterCR: Bool { (reader as? CSVReader)?.state == .afterCR }
+
+    /// Takes in what a piece of the same file read after this table's rows (`init(piece:like:)`):
+    /// its columns, and its ragged rows with their lines, which count from `lineOffset` + 1.
+    mutating func absorb(_ piece: TableInput, lineOffset: Int) {
+        if piece.columns.count > columns.count { columns = piece.columns }
+        if piece.shortRows > 0 {
+            if shortRows == 0 { firstShortLine = piece.firstShortLine + lineOffset }
+            shortRows += piece.shortRows
+        }
+        if piece.longRows > 0 {
+            if longRows == 0 { firstLongLine = piece.firstLongLine + lineOffset }
+            longRows += piece.longRows
+        }
+        readInPieces = true
     }
 
     /// The reader for a format. JSON found by extension or sniffing may turn out to be JSON Lines;

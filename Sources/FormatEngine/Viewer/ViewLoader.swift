@@ -135,10 +135,7 @@ package final class ViewLoader: @unchecked Sendable {
     /// UTF-8 CSV or TSV.
     private static func fileRows(_ input: some InputProvider, _ table: TableInput) -> FileRows? {
         guard let file = (input as? RandomlyReadable)?.randomAccess, table.stream.encoding == .utf8,
-              table.choice.format == .csv || table.choice.format == .tsv else { return nil }
-        var magic: [UInt8] = [0, 0]
-        let n = magic.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress!, 2, off_t(file.start)) }
-        guard n == 2, !(magic[0] == 0x1F && magic[1] == 0x8B) else { return nil }  // gzip
+              table.choice.format == .csv || table.choice.format == .tsv, file.holdsText else { return nil }
         return FileRows(file, choice: table.choice, name: input.name, owner: input)
     }
 

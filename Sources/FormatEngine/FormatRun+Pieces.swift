@@ -1,0 +1,334 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// A regular CSV or TSV file read in pieces on both cores (P1): each thread reads and sizes whole
+/// pieces, then reads and draws them, instead of one thread reading for the other. The output is
+/// the same, byte for byte, as reading the file whole (`FilePieces` says how cuts are checked).
+extension FormatRun {
+    /// Sizes a file's rows in pieces. Returns false, having changed nothing, when the input is not
+    /// a plain UTF-8 CSV or TSV file with a header row, is too small to cut, or a piece meets an
+    /// error, an invalid byte or a cut inside a row: the caller then reads the file whole, which
+    /// says each of those exactly where it is.
+    func sizeInPieces() -> Bool {
+        guard limit == Int.max, let size = options.pipeline.pieceBytes,
+              let file = (input as? RandomlyReadable)?.randomAccess, file.holdsText,
+              table.choice.format == .csv || table.choice.format == .tsv,
+              table.stream.encoding == .utf8, table.stream.replacements == 0,
+              options.header, table.headerCount > 0 else { return false }
+        // The first row's offset. A header ended by CR LF may have left its LF unread.
+        var start = Int64(table.stream.offset + table.stream.byteOrderMarkLength)
+        if table.endsAfterCR {
+            var byte: UInt8 = 0
+            if pread(file.fd, &byte, 1, off_t(file.start + start)) == 1 && byte == 0x0A { start += 1 }
+        }
+        guard var pieces = FilePieces.cut(file, from: start, size: size) else { return false }
+        let job = PieceSizing(pieces: pieces, like: table, name: input.name, measure: measure, trackWords: options.cellLines > 1)
+        FilePieces.onBothCores(count: pieces.count) { k in job.size(k) }
+        guard let sized = job.results else { return false }
+        var lines = table.line - 1
+        for piece in sized {
+            pieces.linesBefore.append(lines)
+            pieces.rowsBefore.append(rows)
+            table.absorb(piece.table, lineOffset: lines)
+            profiler.merge(piece.profiler)
+            rows += piece.rows
+            lines += piece.table.line - 1
+        }
+        pieces.rowsBefore.append(rows)
+        self.pieces = pieces
+        result.pieces = pieces.count
+        return true
+    }
+
+    /// Draws the pieces the first pass sized, in order. The piece next in line is drawn straight
+    /// to the output; pieces after it are drawn into memory meanwhile, by either thread, a few
+    /// ahead at most and each up to a cap. A piece that outgrows the cap (very long or padded
+    /// rows) is left to be drawn straight when its turn comes, so memory stays bounded (P2).
+    func drawPieces(_ pieces: FilePieces, drawn: inout Int, total: inout Int, renderer: any Renderer, draw: @escaping TableFormatter.Draw) throws(OutputError) {
+        let job = PieceDrawing(pieces: pieces, like: table, name: input.name, renderer: renderer, draw: draw,
+                               cap: options.pipeline.pieceCap ?? max(1 << 20, 2 * (options.pipeline.pieceBytes ?? 0)))
+        let mine = job.continuation()
+        DispatchQueue.global().async { job.help() }
+        var failure: InputError?
+        do {
+            var next = 0
+            while next < pieces.count && failure == nil {
+                var done: (rows: Int, error: InputError?)
+                if let piece = job.take(next) {
+                    if let bytes = piece.bytes {
+                        try bytes.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
+                        job.recycle(bytes)
+                        renderer.cutCells += piece.cuts
+                        done = (piece.rows, piece.error)
+                    } else {
+                        done = try job.drawStraight(next, to: renderer)
+                    }
+                } else if job.budget.wait(timeout: .now()) == .success {
+                    guard let k = job.claim() else {
+                        job.budget.signal()
+                        job.ready.wait()  // every piece is taken: the next one is the helper's
+                        continue
+                    }
+                    guard k == next else {
+                        job.store(k, job.drawAhead(k, with: mine))
+                        continue
+                    }
+                    done = try job.drawStraight(k, to: renderer)
+                } else {
+                    job.ready.wait()  // the next piece is the helper's
+                    continue
+                }
+                job.budget.signal()
+                drawn += done.rows
+                failure = done.error
+                next += 1
+            }
+        } catch {
+            job.stop()
+            throw error
+        }
+        job.stop()
+        renderer.resume(atRow: drawn)
+        if let failure {
+            result.error = result.error ?? failure
+            total = drawn
+        }
+    }
+}
+
+/// The sizing pass over a file's pieces: each piece read and profiled by a reader of its own.
+final class PieceSizing: @unchecked Sendable {
+    struct Sized {
+        var table: TableInput
+        var profiler: ColumnProfiler
+        var rows: Int
+    }
+
+    private let pieces: FilePieces
+    private let like: TableInput
+    private let name: String
+    private let measure: DisplayWidth
+    private let trackWords: Bool
+    private let sized: Locked<[Sized?]>
+    private let failed = Locked(false)
+
+    init(pieces: FilePieces, like: TableInput, name: String, measure: DisplayWidth, trackWords: Bool) {
+        self.pieces = pieces
+        self.like = like
+        self.name = name
+        self.measure = measure
+        self.trackWords = trackWords
+        sized = Locked(Array(repeating: nil, count: pieces.count))
+    }
+
+    /// Reads and profiles piece `k` (on either thread).
+    func size(_ k: Int) {
+        guard !failed.current else { return }
+        do {
+            var piece = try TableInput(piece: pieces.source(k, name: name), like: like)
+            var profiler = ColumnProfiler(columns: piece.columns, measure: measure, trackWords: trackWords)
+            var record = Record()
+            var rows = 0
+            while try piece.next(into: &record) {
+                profiler.sync(columns: piece.columns)
+                profiler.add(record)
+                rows += 1
+            }
+            guard piece.stream.replacements == 0 else {
+                failed.withLock { $0 = true }
+                return
+            }
+            let result = Sized(table: piece, profiler: profiler, rows: rows)
+            sized.withLock { $0[k] = result }
+        } catch {
+            failed.withLock { $0 = true }
+        }
+    }
+
+    /// Every piece, in order, when each read cleanly to its end.
+    var results: [Sized]? {
+        guard !failed.current else { return nil }
+        let all = sized.current
+        return all.contains { $0 == nil } ? nil : all.compactMap { $0 }
+    }
+}
+
+/// The drawing pass over a file's pieces (`FormatRun.drawPieces`).
+final class PieceDrawing: @unchecked Sendable {
+    struct Drawn {
+        /// The piece as drawn; nil when it outgrew the cap and is to be drawn straight.
+        var bytes: [UInt8]?
+        var cuts: Int
+        var rows: Int
+        var error: InputError?
+    }
+
+    /// Output kept in memory, up to a cap: past it, the rest is dropped and `full` is set.
+    final class CappedSink: OutputSink {
+        var bytes: [UInt8] = []
+        var full = false
+        let cap: Int
+        init(cap: Int) { self.cap = cap }
+        func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+            guard !full, self.bytes.count + bytes.count <= cap else {
+                full = true
+                return
+            }
+            self.bytes.append(contentsOf: bytes)
+        }
+    }
+
+    /// A renderer drawing into memory, one per thread.
+    final class Continuation {
+        let sink: CappedSink
+        let out: OutputBuffer
+        let renderer: any Renderer
+        init(of renderer: any Renderer, cap: Int) {
+            sink = CappedSink(cap: cap)
+            out = OutputBuffer(sink)
+            self.renderer = renderer.continuation(into: out)
+        }
+    }
+
+    /// Pieces taken and not yet written: at most four are held in memory. Created at 0 and
+    /// raised: libdispatch traps when a semaphore is freed below the value it was created with,
+    /// which is where this one ends when the writing stops early (E3).
+    let budget = DispatchSemaphore(value: 0)
+    /// Signalled by the helper each time it has drawn a piece.
+    let ready = DispatchSemaphore(value: 0)
+    private let helperDone = DispatchSemaphore(value: 0)
+    private let pieces: FilePieces
+    private let like: TableInput
+    private let name: String
+    private let renderer: any Renderer
+    private let draw: TableFormatter.Draw
+    private let cap: Int
+    private let state: Locked<(next: Int, drawn: [Int: Drawn], stopped: Bool)>
+    /// Memory of pieces written, for the next pieces to be drawn into (no new pages each time).
+    private let spare = Locked<[[UInt8]]>([])
+
+    init(pieces: FilePieces, like: TableInput, name: String, renderer: any Renderer, draw: @escaping TableFormatter.Draw, cap: Int) {
+        self.pieces = pieces
+        self.like = like
+        self.name = name
+        self.renderer = renderer
+        self.draw = draw
+        self.cap = cap
+        state = Locked((next: 0, drawn: [:], stopped: false))
+        for _ in 0..<4 { budget.signal() }
+    }
+
+    /// A continuation of the table's renderer for one thread. Made on the writing thread.
+    func continuation() -> Continuation { Continuation(of: renderer, cap: cap) }
+
+    /// The helper thread: draws the next piece ahead while the budget allows, until none is left.
+    func help() {
+        let mine = continuation()
+        while true {
+            budget.wait()
+            guard let k = claim() else {
+                budget.signal()
+                break
+            }
+            store(k, drawAhead(k, with: mine))
+            ready.signal()
+        }
+        helperDone.signal()
+    }
+
+    /// The next piece no thread has taken, taken.
+    func claim() -> Int? {
+        state.withLock { state in
+            guard !state.stopped, state.next < pieces.count else { return nil }
+            defer { state.next += 1 }
+            return state.next
+        }
+    }
+
+    func store(_ k: Int, _ drawn: Drawn) {
+        state.withLock { $0.drawn[k] = drawn }
+    }
+
+    /// Piece `k` once drawn, taken out of memory; nil while it is not drawn yet.
+    func take(_ k: Int) -> Drawn? {
+        state.withLock { $0.drawn.removeValue(forKey: k) }
+    }
+
+    /// Gives back a written piece's memory.
+    func recycle(_ bytes: [UInt8]) {
+        spare.withLock { $0.append(bytes) }
+    }
+
+    /// Stops the helper after the piece it is drawing, and waits for it.
+    func stop() {
+        state.withLock { $0.stopped = true }
+        budget.signal()  // the helper may be waiting for room
+        helperDone.wait()
+    }
+
+    /// Draws piece `k` with the table's own renderer, to the output.
+    /// - Returns: the rows drawn, and the error that stopped reading the piece, if any.
+    func drawStraight(_ k: Int, to renderer: any Renderer) throws(OutputError) -> (rows: Int, error: InputError?) {
+        renderer.resume(atRow: pieces.rowsBefore[k])
+        return try eachRow(k) { (row) throws(OutputError) in try draw(renderer, row) }
+    }
+
+    /// Draws piece `k` into memory, as rows `rowsBefore[k]`… of the table.
+    func drawAhead(_ k: Int, with mine: Continuation) -> Drawn {
+        mine.renderer.resume(atRow: pieces.rowsBefore[k])
+        let cutsBefore = mine.renderer.cutCells
+        mine.sink.bytes = spare.withLock { $0.popLast() } ?? []
+        mine.sink.bytes.removeAll(keepingCapacity: true)
+        mine.sink.full = false
+        let sink = mine.sink
+        var read: (rows: Int, error: InputError?) = (0, nil)
+        do {
+            read = try eachRow(k) { (row) throws(OutputError) in
+                try draw(mine.renderer, row)
+                // Past the cap the rest of the piece is not drawn here.
+                if sink.full { throw .closed }
+            }
+            try mine.out.flush()
+        } catch {
+            // `.closed`: the piece outgrew the cap (memory cannot fail otherwise). What the
+            // renderer still holds of the row it was drawing is dropped with the rest.
+            sink.full = true
+            try? mine.out.flush()
+            mine.out.dropPadding()
+        }
+        let bytes = sink.bytes
+        sink.bytes = []
+        guard !sink.full else {
+            recycle(bytes)
+            return Drawn(bytes: nil, cuts: 0, rows: 0, error: nil)
+        }
+        return Drawn(bytes: bytes, cuts: mine.renderer.cutCells - cutsBefore, rows: read.rows, error: read.error)
+    }
+
+    /// Reads piece `k` (its rows, as many as the first pass counted) and hands each to `body`.
+    private func eachRow(_ k: Int, _ body: (Fields) throws(OutputError) -> Void) throws(OutputError) -> (rows: Int, error: InputError?) {
+        let expected = pieces.rowsBefore[k + 1] - pieces.rowsBefore[k]
+        var rows = 0
+        var piece: TableInput
+        do {
+            piece = try TableInput(piece: pieces.source(k, name: name), like: like)
+        } catch {
+            return (0, error)
+        }
+        var record = Record()
+        while rows < expected {
+            do {
+                guard try piece.next(into: &record) else { break }
+            } catch {
+                return (rows, error)
+            }
+            try record.withFields(body)
+            rows += 1
+        }
+        return (rows, nil)
+    }
+}

@@ -1,0 +1,121 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+
+/// Bytes `start..<end` of a regular file, read by offset (`pread`), so that several pieces of one
+/// file can be read at once. At its end the file must still be as it was when first opened (I7):
+/// a file written to meanwhile stops the read with `file changed while reading` (exit 74).
+final class RangeSource: ByteSource {
+    private let file: RandomAccess
+    private let name: String
+    private var offset: Int64
+    private let end: Int64
+
+    /// Offsets count from the input's start (`file.start`).
+    init(_ file: RandomAccess, name: String, from start: Int64, to end: Int64) {
+        self.file = file
+        self.name = name
+        offset = start
+        self.end = end
+    }
+
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        let wanted = Int(min(Int64(buffer.count), end - offset))
+        if wanted <= 0 {
+            try DescriptorSource.check(file.fd, against: file.identity, name: name)
+            return 0
+        }
+        while true {
+            let n = pread(file.fd, buffer.baseAddress, wanted, off_t(file.start + offset))
+            if n > 0 {
+                offset += Int64(n)
+                return n
+            }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw InputError(.readFailed, "read error: \(systemMessage(errno))", source: name) }
+            // The file ends before the piece does: it has been cut since it was opened.
+            try DescriptorSource.check(file.fd, against: file.identity, name: name)
+            throw InputError(.readFailed, "file changed while reading", source: name)
+        }
+    }
+}
+
+/// A regular file's rows cut into pieces that two threads read at once (P1: sizing, then drawing,
+/// on both cores). A cut is placed just after a line feed, which starts a row unless it lies in a
+/// quoted field that spans lines: each piece is read by a reader of its own that starts there, and
+/// a piece whose reader does not end cleanly at the next cut (an unterminated quoted field) shows
+/// the cut was inside a row, and the file is read whole instead. The first pass finds that out; the
+/// second reads the same pieces, now known to start at rows, and writes them in order.
+struct FilePieces {
+    let file: RandomAccess
+    /// Offsets (from the input's start) where the pieces start; the last is where the input ends.
+    let cuts: [Int64]
+    /// Lines before each piece's first row, once the first pass has counted them.
+    var linesBefore: [Int] = []
+    /// Rows before each piece, once the first pass has counted them; the last is every row.
+    var rowsBefore: [Int] = []
+
+    var count: Int { cuts.count - 1 }
+
+    /// Pieces of about `size` bytes from `start` (the first row after the header) to the end.
+    /// - Returns: nil when the file is too small for two pieces, or cannot be read.
+    static func cut(_ file: RandomAccess, from start: Int64, size: Int) -> FilePieces? {
+        let end = file.identity.size - file.start
+        guard size > 0, end - start > Int64(size) else { return nil }
+        var cuts = [start]
+        var probe = [UInt8](repeating: 0, count: 4096)
+        var next = start + Int64(size)
+        search: while next < end {
+            var at = next
+            while at < end {
+                let n = probe.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress, Int(min(4096, end - at)), off_t(file.start + at)) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return nil }
+                if let k = probe[0..<n].firstIndex(of: 0x0A) {
+                    let cut = at + Int64(k) + 1
+                    if cut >= end { break search }
+                    cuts.append(cut)
+                    next = cut + Int64(size)
+                    continue search
+                }
+                at += Int64(n)
+            }
+            break
+        }
+        guard cuts.count > 1 else { return nil }
+        cuts.append(end)
+        return FilePieces(file: file, cuts: cuts)
+    }
+
+    /// Piece `k`'s bytes, for a reader of its own.
+    func source(_ k: Int, name: String) -> RangeSource {
+        RangeSource(file, name: name, from: cuts[k], to: cuts[k + 1])
+    }
+
+    /// Runs `work(k)` for every piece, on this thread and one more, each thread taking the next
+    /// piece when it is done with one; returns when both are done. `work` runs on two threads at
+    /// once, each on a different piece.
+    static func onBothCores(count: Int, _ work: @escaping @Sendable (Int) -> Void) {
+        let next = Locked(0)
+        let helperDone = DispatchSemaphore(value: 0)
+        let loop: @Sendable () -> Void = {
+            while true {
+                let k = next.withLock { k -> Int in
+                    defer { k += 1 }
+                    return k
+                }
+                guard k < count else { return }
+                work(k)
+            }
+        }
+        DispatchQueue.global().async {
+            loop()
+            helperDone.signal()
+        }
+        loop()
+        helperDone.wait()
+    }
+}

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import FormatEngine
+
+/// A regular CSV or TSV file is read in pieces on both cores (P1): each thread sizes, then draws,
+/// whole pieces cut after line feeds. These tests write generated tables to files and require the
+/// same bytes, warnings and error as reading each file whole, with pieces of many sizes (down to
+/// a few bytes, so that cuts fall everywhere: after CR LF, inside quoted fields that span lines,
+/// before blank lines, in the last row).
+@Suite("File pieces")
+struct FilePiecesTests {
+    struct Run: Equatable {
+        var text: String
+        var warnings: [String]
+        var error: String?
+    }
+
+    static func run(_ url: URL, pieceBytes: Int?, cap: Int? = nil, _ configure: (inout FormatOptions) -> Void) throws -> (run: Run, pieces: Int) {
+        var options = FormatOptions()
+        options.pipeline.pieceBytes = pieceBytes
+        options.pipeline.pieceCap = cap
+        configure(&options)
+        let sink = MemorySink()
+        let result = try TableFormatter.run(try FileInput(path: url.path), options: options, output: sink)
+        return (Run(text: sink.text, warnings: result.warnings, error: result.error?.description), result.pieces)
+    }
+
+    static func file(_ bytes: [UInt8], _ name: String = "t.csv") throws -> URL {
+        try ReliabilityKit.temporaryFile(name, bytes)
+    }
+
+    /// A generated table in one of several shapes: LF or CR LF, a BOM, blank lines, rows that
+    /// span lines in quotes or not, a last row without its line feed.
+    static func shaped(_ rng: inout SplitMix64, trial: Int) -> (bytes: [UInt8], multiline: Bool) {
+        var csv = RowPipelineTests.table(&rng, rows: 200 + rng.below(700))
+        let multiline = trial % 2 == 1
+        if !multiline { csv = csv.replacingOccurrences(of: "two\nlines", with: "two lines") }
+        if trial % 3 == 1 { csv = csv.replacingOccurrences(of: "\n", with: "\r\n") }
+        if trial % 4 == 2 { csv = csv.replacingOccurrences(of: "\n1", with: "\n\n1") }
+        if trial % 5 == 3 { csv.removeLast() }
+        var bytes = Array(csv.utf8)
+        if trial % 3 == 2 { bytes = [0xEF, 0xBB, 0xBF] + bytes }
+        return (bytes, multiline)
+    }
+
+    @Test("P1 keeps every rule: a file read in pieces prints what it prints read whole (seeded)", arguments: 0..<RowPipelineTests.configurations.count)
+    func piecesAreInvisible(_ index: Int) throws {
+        let (name, configure) = RowPipelineTests.configurations[index]
+        var rng = SplitMix64(seed: 0x9_1ECE + UInt64(index))
+        var pieced = 0
+        for trial in 0..<8 {
+            let (bytes, multiline) = Self.shaped(&rng, trial: trial)
+            let url = try Self.file(bytes)
+            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            let whole = try Self.run(url, pieceBytes: nil, configure)
+            #expect(whole.pieces == 0)
+            for size in [1 + rng.below(40), 100 + rng.below(3000), 1 << 20] {
+                // A small cap on what a piece drawn ahead may hold: many are drawn again, straight.
+                let got = try Self.run(url, pieceBytes: size, cap: size == 1 << 20 ? nil : 64 + rng.below(4000), configure)
+                #expect(got.run == whole.run, "\(name), trial \(trial), pieces of \(size) bytes (\(got.pieces) pieces)")
+                if got.pieces > 1 { pieced += 1 }
+                // Without rows that span lines every cut is at a row, so a small piece size cuts.
+                if !multiline && size < 1000 && name != "limit 700" {
+                    #expect(got.pieces > 1, "\(name), trial \(trial): read in pieces of \(size) bytes")
+                }
+            }
+        }
+        if name != "limit 700" { #expect(pieced > 4, "\(name): the pieces were used") }
+    }
+
+    @Test("P1, P2: a piece with a cell of megabytes is drawn straight in its turn, not held; the output is as whole")
+    func bigCell() throws {
+        var lines = ["id,text,n"]
+        for r in 0..<3000 { lines.append("\(r),\(r == 1700 ? String(repeating: "word ", count: 300_000) : "w\(r)"),\(r * 7)") }
+        let url = try Self.file(Array((lines.joined(separator: "\n") + "\n").utf8))
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let configurations: [(String, (inout FormatOptions) -> Void)] = [
+            ("list report", { $0.layout = .list; $0.width = 60 }),
+            ("table cut to 50", { $0.layout = .table; $0.width = 50 }),
+        ]
+        for (name, configure) in configurations {
+            let whole = try Self.run(url, pieceBytes: nil, configure)
+            for size in [500, 1 << 16] {
+                let got = try Self.run(url, pieceBytes: size, configure)
+                #expect(got.pieces > 1, "\(name), pieces of \(size)")
+                #expect(got.run == whole.run, "\(name), pieces of \(size)")
+            }
+        }
+    }
+
+    @Test("P1: TSV with backslash escapes, and a semicolon dialect, read in pieces as whole")
+    func otherDialects() throws {
+        var rng = SplitMix64(seed: 0x757)
+        for (name, separator) in [("t.tsv", "\t"), ("t.csv", ";")] {
+            var lines = ["id\(separator)name\(separator)amount"]
+            for r in 0..<600 {
+                let words = ["plain", "tab\\tinside", "line\\nbreak", "back\\\\slash", "trailing\\", "é日", ""]
+                lines.append("\(r)\(separator)\(words[rng.below(words.count)])\(separator)\(rng.below(100_000)).\(rng.below(100))")
+            }
+            let url = try Self.file(Array((lines.joined(separator: "\n") + "\n").utf8), name)
+            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            let whole = try Self.run(url, pieceBytes: nil) { _ in }
+            for size in [7, 64, 999] {
+                let got = try Self.run(url, pieceBytes: size) { _ in }
+                #expect(got.pieces > 1, "\(name) in pieces of \(size)")
+                #expect(got.run == whole.run, "\(name) in pieces of \(size)")
+            }
+        }
+    }
+
+    @Test("P1, E2, I5: an error, a ragged row or an invalid byte late in a file is said as when it is read whole, at its line")
+    func lateTrouble() throws {
+        var rows = ["a,b,c"]
+        for r in 0..<2000 { rows.append("\(r),x\(r),\(r * 3)") }
+        let body = rows.joined(separator: "\n") + "\n"
+        let cases: [(String, [UInt8])] = [
+            ("an unterminated quote in the last row", Array((body + "9,\"open,1\n").utf8)),
+            ("a short and a long row far in", Array(body.replacingOccurrences(of: "\n1500,x1500,4500\n", with: "\n1500,x1500\n").replacingOccurrences(of: "\n1700,", with: "\n1700,extra,").utf8)),
+            ("invalid UTF-8 far in", Array(body.utf8.prefix(20_000)) + [0xFF, 0xFE] + Array(body.utf8.dropFirst(20_000))),
+            ("a quoted field over a thousand lines", Array((body + "1,\"" + String(repeating: "line\n", count: 1000) + "\",3\n" + body.dropFirst(6)).utf8)),
+            ("U+FEFF starting a row far in", Array(body.replacingOccurrences(of: "\n12", with: "\n\u{FEFF}12").utf8)),
+        ]
+        for (what, bytes) in cases {
+            let url = try Self.file(bytes)
+            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            let whole = try Self.run(url, pieceBytes: nil) { _ in }
+            for size in [50, 4096] {
+                let got = try Self.run(url, pieceBytes: size) { _ in }
+                #expect(got.run == whole.run, "\(what), pieces of \(size)")
+            }
+        }
+    }
+
+    @Test("I7: a piece of a file cut or rewritten since it was opened stops the read (exit 74)")
+    func changedUnderAPiece() throws {
+        let text = Array(String(repeating: "1,2,3\n", count: 1000).utf8)
+        for change in ["truncate", "rewrite"] {
+            let url = try Self.file(text)
+            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            let input = try FileInput(path: url.path)
+            let file = try #require(input.randomAccess)
+            let handle = try FileHandle(forWritingTo: url)
+            if change == "truncate" {
+                try handle.truncate(atOffset: 3000)
+            } else {
+                try handle.write(contentsOf: Data("9".utf8))
+                try handle.synchronize()
+                var times = [timespec(tv_sec: 1, tv_nsec: 0), timespec(tv_sec: 1, tv_nsec: 0)]
+                _ = futimens(handle.fileDescriptor, &times)
+            }
+            try handle.close()
+            let source = RangeSource(file, name: "t.csv", from: 2000, to: 5000)
+            var buffer = [UInt8](repeating: 0, count: 8192)
+            var failure: InputError?
+            do {
+                while try buffer.withUnsafeMutableBytes({ try source.read(into: $0) }) > 0 {}
+            } catch {
+                failure = error as? InputError
+            }
+            #expect(failure?.exitCode == 74, "\(change)")
+            #expect(failure?.message.hasPrefix("file changed while reading") == true, "\(change): \(String(describing: failure))")
+        }
+    }
+}
