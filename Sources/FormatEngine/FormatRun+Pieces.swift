@@ -5,20 +5,26 @@ import Darwin
 #endif
 import Dispatch
 
-/// A regular CSV or TSV file read in pieces on both cores (P1): each thread reads and sizes whole
+/// A regular CSV, TSV or JSON Lines file read in pieces on both cores (P1): each thread reads and sizes whole
 /// pieces, then reads and draws them, instead of one thread reading for the other. The output is
 /// the same, byte for byte, as reading the file whole (`FilePieces` says how cuts are checked).
 extension FormatRun {
     /// Sizes a file's rows in pieces. Returns false, having changed nothing, when the input is not
-    /// a plain UTF-8 CSV or TSV file with a header row, is too small to cut, or a piece meets an
-    /// error, an invalid byte or a cut inside a row: the caller then reads the file whole, which
-    /// says each of those exactly where it is.
+    /// a plain UTF-8 CSV or TSV file with a header row or a JSON Lines file, is too small to cut,
+    /// or a piece meets an error, an invalid byte or a cut inside a row: the caller then reads the
+    /// file whole, which says each of those exactly where it is.
     func sizeInPieces() -> Bool {
         guard limit == Int.max, let size = options.pipeline.pieceBytes,
               let file = (input as? RandomlyReadable)?.randomAccess, file.holdsText,
-              table.choice.format == .csv || table.choice.format == .tsv,
-              table.stream.encoding == .utf8, table.stream.replacements == 0,
-              options.header, table.headerCount > 0 else { return false }
+              table.stream.encoding == .utf8, table.stream.replacements == 0 else { return false }
+        switch table.choice.format {
+        case .csv, .tsv:
+            guard options.header, table.headerCount > 0 else { return false }
+        case .jsonl:
+            guard table.keyed, table.columns.isEmpty else { return false }
+        case .json:
+            return false  // one document: its rows cannot be cut apart at line feeds
+        }
         // The first row's offset. A header ended by CR LF may have left its LF unread.
         var start = Int64(table.stream.offset + table.stream.byteOrderMarkLength)
         if table.endsAfterCR {
@@ -33,8 +39,9 @@ extension FormatRun {
         for piece in sized {
             pieces.linesBefore.append(lines)
             pieces.rowsBefore.append(rows)
-            table.absorb(piece.table, lineOffset: lines)
-            profiler.merge(piece.profiler)
+            let columns = table.absorb(piece.table, lineOffset: lines)
+            profiler.sync(columns: table.columns)
+            profiler.merge(piece.profiler, into: columns)
             rows += piece.rows
             lines += piece.table.line - 1
         }

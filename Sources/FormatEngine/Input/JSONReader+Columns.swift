@@ -87,6 +87,31 @@ extension JSONReader {
             return (column, true)
         }
 
+        /// Each column's node, in column order.
+        func columnNodes() -> [Int] {
+            var nodes = [Int](repeating: -1, count: names.count)
+            for (node, column) in nodeColumn.enumerated() where column >= 0 { nodes[column] = node }
+            return nodes
+        }
+
+        /// The keys from the root down to `node` (a top-level name such as `Value` is one key).
+        func path(of node: Int) -> [[UInt8]] {
+            var chain: [[UInt8]] = []
+            var current = node
+            while current >= 0 {
+                chain.append(Array(arena[keyRange(current)]))
+                current = parents[current]
+            }
+            return chain.reversed()
+        }
+
+        /// The column of the node at `path` (`path(of:)` of another table's node), made when new.
+        mutating func column(at path: [[UInt8]]) -> (column: Int, isNew: Bool) {
+            var node = -1
+            for key in path { node = key.withUnsafeBufferPointer { self.node(parent: node, key: $0) } }
+            return column(of: node)
+        }
+
         /// Whether `node` is `ancestor` or lies below it.
         func isNode(_ node: Int, under ancestor: Int) -> Bool {
             var current = node
@@ -144,5 +169,38 @@ extension JSONReader {
             for byte in key { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
             return hash
         }
+    }
+}
+
+extension JSONReader {
+    /// Starts with the columns another reader of the same input found, in its order: a piece of a
+    /// file read again after a first pass over all of it names every column as that pass did (P1).
+    mutating func seed(columnsOf other: JSONReader) {
+        table = other.table
+        slots = Array(repeating: Slot(), count: table.names.count)
+    }
+
+    /// Takes in the columns and warnings of a reader of a later piece of the same input (P1):
+    /// its columns join these where they are new, in the order it found them, as if this reader
+    /// had read its rows; its lines count from `lineOffset` + 1.
+    /// - Returns: for each of its columns, the column here.
+    mutating func absorb(_ piece: JSONReader, lineOffset: Int) -> [Int] {
+        let mapping = piece.table.columnNodes().map { node -> Int in
+            let (column, isNew) = table.column(at: piece.table.path(of: node))
+            if isNew { slots.append(Slot()) }
+            return column
+        }
+        if piece.loneSurrogates > 0 {
+            if loneSurrogates == 0 { firstLoneSurrogateLine = piece.firstLoneSurrogateLine + lineOffset }
+            loneSurrogates += piece.loneSurrogates
+        }
+        if piece.duplicateKeys > 0 {
+            if duplicateKeys == 0 {
+                firstDuplicateKey = piece.firstDuplicateKey
+                firstDuplicateLine = piece.firstDuplicateLine + lineOffset
+            }
+            duplicateKeys += piece.duplicateKeys
+        }
+        return mapping
     }
 }

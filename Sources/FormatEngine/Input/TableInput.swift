@@ -96,21 +96,36 @@ struct TableInput {
         choice = table.choice
         // A small buffer: a piece is a few of them, and each piece has a stream of its own.
         stream = InputStream(source, chunkSize: 1 << 16, trustValidUTF8: table.choiceForNextPass.knownValidUTF8, midInput: true)
-        reader = try Self.makeReader(choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
+        var reader = try Self.makeReader(choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
+        if var json = reader as? JSONReader, let whole = table.reader as? JSONReader {
+            json.seed(columnsOf: whole)
+            reader = json
+        }
+        self.reader = reader
         keyed = reader.columnNames != nil
         columns = table.columns
         headerCount = table.headerCount
     }
 
-    /// The line the reader is on: 1 + the line breaks it has read (CSV and TSV).
-    var line: Int { (reader as? CSVReader)?.line ?? 0 }
+    /// The line the reader is on: 1 + the line breaks it has read.
+    var line: Int { (reader as? CSVReader)?.line ?? (reader as? JSONReader)?.line ?? 0 }
 
     /// The last row read ended with a CR whose LF, if one follows, is not read yet (CSV, TSV).
     var endsAfterCR: Bool { (reader as? CSVReader)?.state == .afterCR }
 
     /// Takes in what a piece of the same file read after this table's rows (`init(piece:like:)`):
-    /// its columns, and its ragged rows with their lines, which count from `lineOffset` + 1.
-    mutating func absorb(_ piece: TableInput, lineOffset: Int) {
+    /// its columns, and its ragged rows and warnings with their lines, which count from
+    /// `lineOffset` + 1.
+    /// - Returns: for each of the piece's columns, the column here (JSON keys first seen in the
+    ///   piece join the columns in the order it saw them).
+    mutating func absorb(_ piece: TableInput, lineOffset: Int) -> [Int] {
+        readInPieces = true
+        if var json = reader as? JSONReader, let other = piece.reader as? JSONReader {
+            let mapping = json.absorb(other, lineOffset: lineOffset)
+            reader = json
+            columns = json.columnNames ?? columns
+            return mapping
+        }
         if piece.columns.count > columns.count { columns = piece.columns }
         if piece.shortRows > 0 {
             if shortRows == 0 { firstShortLine = piece.firstShortLine + lineOffset }
@@ -120,7 +135,7 @@ struct TableInput {
             if longRows == 0 { firstLongLine = piece.firstLongLine + lineOffset }
             longRows += piece.longRows
         }
-        readInPieces = true
+        return Array(piece.columns.indices)
     }
 
     /// The reader for a format. JSON found by extension or sniffing may turn out to be JSON Lines;

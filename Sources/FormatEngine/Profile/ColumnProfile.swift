@@ -109,10 +109,17 @@ extension ColumnProfiler {
     /// share of the sizing pass). The result types and sizes every column as if one profiler had
     /// seen all the rows, in any order: a column's profile does not depend on the rows' order.
     mutating func merge(_ other: ColumnProfiler) {
+        merge(other, into: Array(other.profiles.indices))
+    }
+
+    /// The same, for a profiler whose column `k` is this one's `columns[k]` (a piece of a JSON
+    /// file finds its keys in an order of its own); the columns here go up to every one named.
+    mutating func merge(_ other: ColumnProfiler, into columns: [Int]) {
         rows += other.rows
         for (k, profile) in other.profiles.enumerated() {
-            if k == profiles.count { profiles.append(ColumnProfile(name: profile.name)) }
-            profiles[k].merge(profile)
+            let target = columns[k]
+            while profiles.count <= target { profiles.append(ColumnProfile(name: profile.name)) }
+            profiles[target].merge(profile)
         }
     }
 }

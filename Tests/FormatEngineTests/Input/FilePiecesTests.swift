@@ -68,6 +68,78 @@ struct FilePiecesTests {
         if name != "limit 700" { #expect(pieced > 4, "\(name): the pieces were used") }
     }
 
+    /// A generated JSON Lines file: objects with keys in varying order, nested objects and
+    /// arrays, keys first seen late, dotted keys, duplicate keys, lone surrogates, arrays and
+    /// scalars as rows, empty objects and blank lines; values over several lines when `multiline`.
+    static func ndjson(_ rng: inout SplitMix64, trial: Int, multiline: Bool) -> [UInt8] {
+        let names = ["Tea", "Müller, Anna", "株式会社サンプル", "a \\\"quoted\\\" word", "Ünïcödé", "NA", "", "x"]
+        let rows = 200 + rng.below(600)
+        var lines: [String] = []
+        for r in 0..<rows {
+            switch rng.below(50) {
+            case 0: lines.append("[\(r), \"pos\", null]")
+            case 1: lines.append("\"scalar \(r)\"")
+            case 2: lines.append("{}")
+            case 3: lines.append("")
+            case 4: lines.append("{\"id\":\(r),\"id\":\(r + 1),\"name\":\"dup\"}")
+            case 5: lines.append("{\"id\":\(r),\"name\":\"\\ud800 lone\"}")
+            default:
+                var members = ["\"id\":\(r)"]
+                if rng.below(2) == 0 { members.append("\"name\":\"\(names[rng.below(names.count)])\"") }
+                if rng.below(3) == 0 { members.append("\"price\":\(rng.below(100_000)).\(rng.below(100))") }
+                if rng.below(4) == 0 { members.append("\"tags\":[\"a\",\"b, c\",\(rng.below(9))]") }
+                if rng.below(5) == 0 { members.append("\"address\":{\"city\":\"\(names[rng.below(names.count)])\",\"zip\":\(rng.below(99_999))}") }
+                if rng.below(9) == 0 { members.append("\"address.city\":\"dotted\"") }
+                if r > rows / 2 && rng.below(6) == 0 { members.append("\"late\(rng.below(4))\":true") }
+                if rng.below(3) == 0 { members.shuffle(using: &rng) }
+                lines.append("{" + members.joined(separator: multiline && rng.below(4) == 0 ? ",\n  " : ",") + "}")
+            }
+        }
+        var text = lines.joined(separator: "\n") + "\n"
+        if trial % 3 == 1 { text = text.replacingOccurrences(of: "\n", with: "\r\n") }
+        if trial % 5 == 3 { text.removeLast() }
+        return (trial % 3 == 2 ? [0xEF, 0xBB, 0xBF] : []) + Array(text.utf8)
+    }
+
+    @Test("P1 keeps every rule: a JSON Lines file read in pieces prints what it prints read whole (seeded)", arguments: 0..<RowPipelineTests.configurations.count)
+    func jsonPiecesAreInvisible(_ index: Int) throws {
+        let (name, configure) = RowPipelineTests.configurations[index]
+        var rng = SplitMix64(seed: 0x150_1ECE + UInt64(index))
+        var pieced = 0
+        for trial in 0..<8 {
+            let multiline = trial % 2 == 1
+            let url = try Self.file(Self.ndjson(&rng, trial: trial, multiline: multiline), "t.ndjson")
+            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            let whole = try Self.run(url, pieceBytes: nil, configure)
+            #expect(!whole.run.text.isEmpty && whole.run.error == nil, "\(name), trial \(trial)")
+            for size in [1 + rng.below(60), 100 + rng.below(3000), 1 << 20] {
+                let got = try Self.run(url, pieceBytes: size, cap: size == 1 << 20 ? nil : 64 + rng.below(4000), configure)
+                #expect(got.run == whole.run, "\(name), trial \(trial), pieces of \(size) bytes (\(got.pieces) pieces)")
+                if got.pieces > 1 { pieced += 1 }
+                if !multiline && size < 1000 && name != "limit 700" {
+                    #expect(got.pieces > 1, "\(name), trial \(trial): read in pieces of \(size) bytes")
+                }
+            }
+        }
+        if name != "limit 700" { #expect(pieced > 4, "\(name): the pieces were used") }
+    }
+
+    @Test("P1, E2: JSON Lines with a bad or cut-off value late in the file says what whole reading says")
+    func jsonLateTrouble() throws {
+        let body = (0..<2000).map { "{\"id\":\($0),\"v\":\"w\($0)\"}" }.joined(separator: "\n") + "\n"
+        for (what, text) in [("a bad value in the last row", body + "{\"id\":1,}\n"), ("a cut-off last row", body + "{\"id\":2,\"v\":[1,"),
+                             ("a bad row far in", body.replacingOccurrences(of: "{\"id\":1500,", with: "{\"id\":1500,,"))] {
+            let url = try Self.file(Array(text.utf8), "t.ndjson")
+            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            let whole = try Self.run(url, pieceBytes: nil) { _ in }
+            #expect(whole.run.error != nil, "\(what)")
+            for size in [50, 4096] {
+                let got = try Self.run(url, pieceBytes: size) { _ in }
+                #expect(got.run == whole.run, "\(what), pieces of \(size)")
+            }
+        }
+    }
+
     @Test("P1, P2: a piece with a cell of megabytes is drawn straight in its turn, not held; the output is as whole")
     func bigCell() throws {
         var lines = ["id,text,n"]
