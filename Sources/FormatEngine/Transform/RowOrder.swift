@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// One `--sort` key: a column, ascending or (`-COL`) descending (W11).
 public struct SortKey: Sendable, Equatable {
     /// The column sorted by.
@@ -22,7 +28,67 @@ enum RowOrder {
     /// A cell's value for comparing: numbers by value, dates by their ISO text, text by Unicode order.
     enum Value: Comparable {
         case number(Double)
-        case text(String)
+        /// Text, and whether it is `plain`: in NFC already, with no combining mark (every scalar
+        /// below U+0300 or a kana, CJK, Hangul or full-width letter). Two plain texts compare by
+        /// their UTF-8 bytes, which orders them as `String` comparison does (by NFC scalars),
+        /// without normalizing them at every comparison.
+        case text(String, plain: Bool)
+
+        static func == (a: Value, b: Value) -> Bool { compare(a, b) == 0 }
+        static func < (a: Value, b: Value) -> Bool { compare(a, b) < 0 }
+
+        /// -1, 0 or 1 as `a` goes before, with or after `b`: numbers before text.
+        @inline(__always)
+        static func compare(_ a: Value, _ b: Value) -> Int {
+            switch (a, b) {
+            case let (.number(x), .number(y)): return x < y ? -1 : y < x ? 1 : 0
+            case (.number, .text): return -1
+            case (.text, .number): return 1
+            case let (.text(x, plainX), .text(y, plainY)):
+                if plainX && plainY { return bytewise(x, y) }
+                return x == y ? 0 : x < y ? -1 : 1
+            }
+        }
+
+        private static func bytewise(_ x: String, _ y: String) -> Int {
+            let order = x.utf8.withContiguousStorageIfAvailable { a in
+                y.utf8.withContiguousStorageIfAvailable { b -> Int in
+                    let n = min(a.count, b.count)
+                    if n > 0, let p = a.baseAddress, let q = b.baseAddress {
+                        let c = memcmp(p, q, n)
+                        if c != 0 { return c < 0 ? -1 : 1 }
+                    }
+                    return a.count == b.count ? 0 : a.count < b.count ? -1 : 1
+                }
+            }
+            if let order = order ?? nil { return order }
+            return x == y ? 0 : x < y ? -1 : 1  // not stored as UTF-8 (never for text made here)
+        }
+
+        /// Whether valid UTF-8 `bytes` are plain text (see `text`).
+        static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+            var i = 0
+            let n = bytes.count
+            while i < n {
+                let lead = bytes[i]
+                if lead < 0x80 {
+                    i &+= 1
+                } else if lead < 0xE0 {
+                    // Two bytes: U+0080–U+07FF; plain below U+0300 (lead C0–CB).
+                    if lead >= 0xCC { return false }
+                    i &+= 2
+                } else if lead < 0xF0, i &+ 2 < n {
+                    let scalar = UInt32(lead & 0x0F) << 12 | UInt32(bytes[i &+ 1] & 0x3F) << 6 | UInt32(bytes[i &+ 2] & 0x3F)
+                    switch scalar {
+                    case 0x3041...0x3096, 0x30A1...0x30FA, 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0xFF01...0xFF60: i &+= 3
+                    default: return false
+                    }
+                } else {
+                    return false
+                }
+            }
+            return true
+        }
     }
 
     /// Sorts rows by the keys, stably; empty cells last whatever the direction.
@@ -69,7 +135,7 @@ enum RowOrder {
         let cell = fields[index]
         if cell.isEmpty { return nil }
         if numeric, let number = NumberValue.of(cell) { return .number(number) }
-        return CellKind.isNullWord(cell) ? nil : .text(String(decoding: cell, as: UTF8.self))
+        return CellKind.isNullWord(cell) ? nil : .text(String(decoding: cell, as: UTF8.self), plain: Value.isPlain(cell))
     }
 
     /// Whether the row with sort values `a` (and number `ai`) goes before the one with `b`: by each
@@ -90,8 +156,9 @@ enum RowOrder {
         case (nil, _): return false
         case (_, nil): return true
         case let (x?, y?):
-            if x == y { return nil }
-            return descending ? y < x : x < y
+            let order = Value.compare(x, y)
+            if order == 0 { return nil }
+            return descending ? order > 0 : order < 0
         }
     }
 
