@@ -31,41 +31,49 @@ struct FilePiecesTests {
 
     /// A generated table in one of several shapes: LF or CR LF, a BOM, blank lines, rows that
     /// span lines in quotes or not, a last row without its line feed.
-    static func shaped(_ rng: inout SplitMix64, trial: Int) -> (bytes: [UInt8], multiline: Bool) {
+    static func shaped(_ rng: inout SplitMix64, trial: Int, multiline: Bool) -> [UInt8] {
         var csv = RowPipelineTests.table(&rng, rows: 200 + rng.below(700))
-        let multiline = trial % 2 == 1
         if !multiline { csv = csv.replacingOccurrences(of: "two\nlines", with: "two lines") }
         if trial % 3 == 1 { csv = csv.replacingOccurrences(of: "\n", with: "\r\n") }
         if trial % 4 == 2 { csv = csv.replacingOccurrences(of: "\n1", with: "\n\n1") }
         if trial % 5 == 3 { csv.removeLast() }
         var bytes = Array(csv.utf8)
         if trial % 3 == 2 { bytes = [0xEF, 0xBB, 0xBF] + bytes }
-        return (bytes, multiline)
+        return bytes
     }
 
-    @Test("P1 keeps every rule: a file read in pieces prints what it prints read whole (seeded)", arguments: 0..<RowPipelineTests.configurations.count)
-    func piecesAreInvisible(_ index: Int) throws {
+    /// Writes eight files made by `make` (odd trials with rows over several lines) and requires
+    /// each read in pieces of three sizes, two of them with a small cap on pieces drawn ahead, to
+    /// print what it prints read whole; small pieces must cut a file without such rows.
+    static func requireSameAsWhole(_ index: Int, seed: UInt64, fileName: String,
+                                   make: (inout SplitMix64, _ trial: Int, _ multiline: Bool) -> [UInt8]) throws {
         let (name, configure) = RowPipelineTests.configurations[index]
-        var rng = SplitMix64(seed: 0x9_1ECE + UInt64(index))
+        var rng = SplitMix64(seed: seed + UInt64(index))
         var pieced = 0
         for trial in 0..<8 {
-            let (bytes, multiline) = Self.shaped(&rng, trial: trial)
-            let url = try Self.file(bytes)
+            let multiline = trial % 2 == 1
+            let url = try Self.file(make(&rng, trial, multiline), fileName)
             defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
             let whole = try Self.run(url, pieceBytes: nil, configure)
-            #expect(whole.pieces == 0)
-            for size in [1 + rng.below(40), 100 + rng.below(3000), 1 << 20] {
+            #expect(whole.pieces == 0 && !whole.run.text.isEmpty, "\(name), trial \(trial)")
+            for size in [1 + rng.below(60), 100 + rng.below(3000), 1 << 20] {
                 // A small cap on what a piece drawn ahead may hold: many are drawn again, straight.
                 let got = try Self.run(url, pieceBytes: size, cap: size == 1 << 20 ? nil : 64 + rng.below(4000), configure)
                 #expect(got.run == whole.run, "\(name), trial \(trial), pieces of \(size) bytes (\(got.pieces) pieces)")
                 if got.pieces > 1 { pieced += 1 }
-                // Without rows that span lines every cut is at a row, so a small piece size cuts.
                 if !multiline && size < 1000 && name != "limit 700" {
                     #expect(got.pieces > 1, "\(name), trial \(trial): read in pieces of \(size) bytes")
                 }
             }
         }
         if name != "limit 700" { #expect(pieced > 4, "\(name): the pieces were used") }
+    }
+
+    @Test("P1 keeps every rule: a file read in pieces prints what it prints read whole (seeded)", arguments: 0..<RowPipelineTests.configurations.count)
+    func piecesAreInvisible(_ index: Int) throws {
+        try Self.requireSameAsWhole(index, seed: 0x9_1ECE, fileName: "t.csv") { rng, trial, multiline in
+            Self.shaped(&rng, trial: trial, multiline: multiline)
+        }
     }
 
     /// A generated JSON Lines file: objects with keys in varying order, nested objects and
@@ -103,25 +111,9 @@ struct FilePiecesTests {
 
     @Test("P1 keeps every rule: a JSON Lines file read in pieces prints what it prints read whole (seeded)", arguments: 0..<RowPipelineTests.configurations.count)
     func jsonPiecesAreInvisible(_ index: Int) throws {
-        let (name, configure) = RowPipelineTests.configurations[index]
-        var rng = SplitMix64(seed: 0x150_1ECE + UInt64(index))
-        var pieced = 0
-        for trial in 0..<8 {
-            let multiline = trial % 2 == 1
-            let url = try Self.file(Self.ndjson(&rng, trial: trial, multiline: multiline), "t.ndjson")
-            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-            let whole = try Self.run(url, pieceBytes: nil, configure)
-            #expect(!whole.run.text.isEmpty && whole.run.error == nil, "\(name), trial \(trial)")
-            for size in [1 + rng.below(60), 100 + rng.below(3000), 1 << 20] {
-                let got = try Self.run(url, pieceBytes: size, cap: size == 1 << 20 ? nil : 64 + rng.below(4000), configure)
-                #expect(got.run == whole.run, "\(name), trial \(trial), pieces of \(size) bytes (\(got.pieces) pieces)")
-                if got.pieces > 1 { pieced += 1 }
-                if !multiline && size < 1000 && name != "limit 700" {
-                    #expect(got.pieces > 1, "\(name), trial \(trial): read in pieces of \(size) bytes")
-                }
-            }
+        try Self.requireSameAsWhole(index, seed: 0x150_1ECE, fileName: "t.ndjson") { rng, trial, multiline in
+            Self.ndjson(&rng, trial: trial, multiline: multiline)
         }
-        if name != "limit 700" { #expect(pieced > 4, "\(name): the pieces were used") }
     }
 
     @Test("P1, E2: JSON Lines with a bad or cut-off value late in the file says what whole reading says")
