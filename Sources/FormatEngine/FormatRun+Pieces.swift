@@ -31,10 +31,8 @@ extension FormatRun {
             var byte: UInt8 = 0
             if pread(file.fd, &byte, 1, off_t(file.start + start)) == 1 && byte == 0x0A { start += 1 }
         }
-        guard var pieces = FilePieces.cut(file, from: start, size: size) else { return false }
-        let job = PieceSizing(pieces: pieces, like: table, name: input.name, measure: measure, trackWords: options.cellLines > 1)
-        FilePieces.onBothCores(count: pieces.count) { k in job.size(k) }
-        guard let sized = job.results else { return false }
+        guard var pieces = FilePieces.cut(file, from: start, size: size),
+              let sized = sizeAll(&pieces) else { return false }
         var lines = table.line - 1
         for piece in sized {
             pieces.linesBefore.append(lines)
@@ -49,6 +47,39 @@ extension FormatRun {
         self.pieces = pieces
         result.pieces = pieces.count
         return true
+    }
+
+    /// Reads and profiles every piece on both cores. A piece that ends inside a row (a quoted field
+    /// or a JSON value over lines crosses the next cut) is read again joined with the next piece,
+    /// once; any other failure, or a joined piece that still ends inside a row, gives nil.
+    func sizeAll(_ pieces: inout FilePieces) -> [PieceSizing.Sized]? {
+        let job = PieceSizing(like: table, name: input.name, measure: measure, trackWords: options.cellLines > 1)
+        let first = job.size(pieces, Array(0..<pieces.count))
+        var cuts = [pieces.cuts[0]]
+        var sized: [PieceSizing.Sized?] = []
+        var k = 0
+        while k < pieces.count {
+            switch first[k] {
+            case .sized(let piece):
+                sized.append(piece)
+                cuts.append(pieces.cuts[k + 1])
+                k += 1
+            case .endsInsideRow where k + 1 < pieces.count:
+                sized.append(nil)  // joined with the next piece, whose start was not a row's
+                cuts.append(pieces.cuts[k + 2])
+                k += 2
+            case .endsInsideRow, .failed:
+                return nil
+            }
+        }
+        guard sized.contains(where: { $0 == nil }) else { return sized.compactMap { $0 } }
+        pieces = FilePieces(file: pieces.file, cuts: cuts)
+        let again = sized.indices.filter { sized[$0] == nil }
+        for (k, outcome) in zip(again, job.size(pieces, again)) {
+            guard case .sized(let piece) = outcome else { return nil }
+            sized[k] = piece
+        }
+        return sized.compactMap { $0 }
     }
 
     /// Draws the pieces the first pass sized, in order. The piece next in line is drawn straight
@@ -115,52 +146,62 @@ final class PieceSizing: @unchecked Sendable {
         var rows: Int
     }
 
-    private let pieces: FilePieces
+    enum Outcome {
+        case sized(Sized)
+        /// The piece's rows ran on past its end: the cut after it lies inside a row.
+        case endsInsideRow
+        /// An error before the piece's end, or an invalid byte: the file is read whole instead.
+        case failed
+    }
+
     private let like: TableInput
     private let name: String
     private let measure: DisplayWidth
     private let trackWords: Bool
-    private let sized: Locked<[Sized?]>
-    private let failed = Locked(false)
 
-    init(pieces: FilePieces, like: TableInput, name: String, measure: DisplayWidth, trackWords: Bool) {
-        self.pieces = pieces
+    init(like: TableInput, name: String, measure: DisplayWidth, trackWords: Bool) {
         self.like = like
         self.name = name
         self.measure = measure
         self.trackWords = trackWords
-        sized = Locked(Array(repeating: nil, count: pieces.count))
+    }
+
+    /// Reads and profiles the pieces `indices` on both cores; stops early after a failure.
+    func size(_ pieces: FilePieces, _ indices: [Int]) -> [Outcome] {
+        let outcomes = Locked([Outcome](repeating: .failed, count: indices.count))
+        let failed = Locked(false)
+        FilePieces.onBothCores(count: indices.count) { i in
+            guard !failed.current else { return }
+            let outcome = self.size(pieces, indices[i])
+            if case .failed = outcome { failed.withLock { $0 = true } }
+            outcomes.withLock { $0[i] = outcome }
+        }
+        return outcomes.current
     }
 
     /// Reads and profiles piece `k` (on either thread).
-    func size(_ k: Int) {
-        guard !failed.current else { return }
+    private func size(_ pieces: FilePieces, _ k: Int) -> Outcome {
+        var piece: TableInput
         do {
-            var piece = try TableInput(piece: pieces.source(k, name: name), like: like)
-            var profiler = ColumnProfiler(columns: piece.columns, measure: measure, trackWords: trackWords)
-            var record = Record()
-            var rows = 0
+            piece = try TableInput(piece: pieces.source(k, name: name), like: like)
+        } catch {
+            return .failed
+        }
+        var profiler = ColumnProfiler(columns: piece.columns, measure: measure, trackWords: trackWords)
+        var record = Record()
+        var rows = 0
+        do {
             while try piece.next(into: &record) {
                 profiler.sync(columns: piece.columns)
                 profiler.add(record)
                 rows += 1
             }
-            guard piece.stream.replacements == 0 else {
-                failed.withLock { $0 = true }
-                return
-            }
-            let result = Sized(table: piece, profiler: profiler, rows: rows)
-            sized.withLock { $0[k] = result }
         } catch {
-            failed.withLock { $0 = true }
+            // An error once every byte of the piece is read: its last row goes on past the cut.
+            return piece.stream.reachedEnd && error.kind == .malformed ? .endsInsideRow : .failed
         }
-    }
-
-    /// Every piece, in order, when each read cleanly to its end.
-    var results: [Sized]? {
-        guard !failed.current else { return nil }
-        let all = sized.current
-        return all.contains { $0 == nil } ? nil : all.compactMap { $0 }
+        guard piece.stream.replacements == 0 else { return .failed }
+        return .sized(Sized(table: piece, profiler: profiler, rows: rows))
     }
 }
 

@@ -152,6 +152,31 @@ struct FilePiecesTests {
         }
     }
 
+    @Test("P1: a piece whose last row runs on past the cut (a quoted field over lines) is read again joined with the next; the file is still read in pieces")
+    func joinedPieces() throws {
+        var rng = SplitMix64(seed: 0x101_1ED)
+        var lines = ["id,name,qty,note"]
+        for r in 0..<4000 {
+            let note = rng.below(8) == 0 ? "\"line one\nline two\"" : "\"plain note\""
+            lines.append("\(r),name \(rng.below(977)),\(rng.below(10_000)),\(note)")
+        }
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        let url = try Self.file(bytes)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let input = try FileInput(path: url.path)
+        let file = try #require(input.randomAccess)
+        let size = 3000
+        let nominal = try #require(FilePieces.cut(file, from: Int64(lines[0].utf8.count + 1), size: size))
+        withExtendedLifetime(input) {}
+        for (name, configure) in RowPipelineTests.configurations.prefix(4) {
+            let whole = try Self.run(url, pieceBytes: nil, configure)
+            let got = try Self.run(url, pieceBytes: size, configure)
+            #expect(got.run == whole.run, "\(name)")
+            // Some cuts fell inside a quoted field: those pieces were joined, the rest kept.
+            #expect(got.pieces > 1 && got.pieces < nominal.count, "\(name): \(got.pieces) of \(nominal.count) pieces")
+        }
+    }
+
     @Test("P1: TSV with backslash escapes, and a semicolon dialect, read in pieces as whole")
     func otherDialects() throws {
         var rng = SplitMix64(seed: 0x757)
