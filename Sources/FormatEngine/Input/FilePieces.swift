@@ -47,8 +47,9 @@ final class RangeSource: ByteSource {
 /// on both cores). A cut is placed just after a line feed, which starts a row unless it lies in a
 /// quoted field that spans lines: each piece is read by a reader of its own that starts there, and
 /// a piece whose reader does not end cleanly at the next cut (an unterminated quoted field) shows
-/// the cut was inside a row, and the file is read whole instead. The first pass finds that out; the
-/// second reads the same pieces, now known to start at rows, and writes them in order.
+/// the cut was inside a row: that piece is read again joined with the next (`FormatRun.sizeAll`).
+/// The first pass finds that out; the second reads the same pieces, now known to start at rows, and
+/// writes them in order.
 struct FilePieces {
     let file: RandomAccess
     /// Offsets (from the input's start) where the pieces start; the last is where the input ends.
