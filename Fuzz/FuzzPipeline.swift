@@ -187,5 +187,32 @@ public func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                 "\(String(decoding: bytes, as: UTF8.self).debugDescription) \(String(describing: result.error))")
     }
     checkWidth(visible, o)
+    if c.rereadable { checkPieces(input, c, result, bytes, pieceBytes: 1 + Int(data[size - 1] % 97)) }
     return 0
+}
+
+/// P1: the same input as a regular file read in small pieces on both cores prints the same bytes,
+/// with the same error and warnings (the file's name aside).
+func checkPieces(_ input: [UInt8], _ c: FuzzCase, _ whole: RunResult, _ wholeBytes: [UInt8], pieceBytes: Int) {
+    let path = "/tmp/tablefmt-fuzz-pieces-\(getpid())"
+    guard let handle = fopen(path, "wb") else { violated("cannot write \(path)") }
+    _ = input.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, handle) }
+    fclose(handle)
+    defer { unlink(path) }
+    var options = c.options
+    options.pipeline.pieceBytes = pieceBytes
+    options.pipeline.pieceCap = pieceBytes * 3
+    let sink = MemorySink()
+    let result: RunResult
+    do {
+        result = try TableFormatter.run(try FileInput(path: path), options: options, output: sink)
+    } catch {
+        violated("the file read in pieces threw: \(error)")
+    }
+    require(sink.bytes == wholeBytes, "read in pieces of \(pieceBytes) bytes, the output differs (\(result.pieces) pieces)",
+            "pieces:\n\(String(decoding: sink.bytes, as: UTF8.self))\nwhole:\n\(String(decoding: wholeBytes, as: UTF8.self))")
+    require(result.error?.kind == whole.error?.kind && result.error?.message == whole.error?.message && result.error?.position == whole.error?.position,
+            "read in pieces, the error differs: \(String(describing: result.error)) against \(String(describing: whole.error))")
+    let warnings = result.warnings.map { $0.hasPrefix(path) ? "fuzz" + $0.dropFirst(path.count) : $0 }
+    require(warnings == whole.warnings, "read in pieces, the warnings differ: \(warnings) against \(whole.warnings)")
 }

@@ -28,6 +28,8 @@ conformance=${FUZZ_SEEDS:-$root/Tests/Conformance}
 swiftc=${SWIFTC:-swiftc}
 # The system zlib through the package's module map (Sources/CZlib), as SwiftPM builds it.
 zlib=(-I "$root/Sources/CZlib" -lz)
+# The package's name, as SwiftPM passes it: the engine has `package` declarations.
+package=(-package-name tablefmt)
 
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -46,10 +48,10 @@ done
 # 2. Which sources compile: all of them, or all but the JSON reader (being written).
 json_ok=1
 sources=("${all_sources[@]}")
-if ! "$swiftc" -typecheck -parse-as-library -module-name FuzzCheck "${zlib[@]}" "${all_sources[@]}" Fuzz/FuzzSupport.swift >"$out/typecheck.log" 2>&1; then
+if ! "$swiftc" -typecheck -parse-as-library -module-name FuzzCheck "${package[@]}" "${zlib[@]}" "${all_sources[@]}" Fuzz/FuzzSupport.swift >"$out/typecheck.log" 2>&1; then
     json_ok=0
     sources=("${no_json_sources[@]}")
-    if ! "$swiftc" -typecheck -parse-as-library -module-name FuzzCheck "${zlib[@]}" "${sources[@]}" Fuzz/FuzzSupport.swift >"$out/typecheck.log" 2>&1; then
+    if ! "$swiftc" -typecheck -parse-as-library -module-name FuzzCheck "${package[@]}" "${zlib[@]}" "${sources[@]}" Fuzz/FuzzSupport.swift >"$out/typecheck.log" 2>&1; then
         echo "fuzz: Sources/FormatEngine does not compile, even without JSONReader*.swift:" >&2
         head -20 "$out/typecheck.log" >&2
         exit 2
@@ -64,7 +66,7 @@ build() {
     stamp=$(cat "${sources[@]}" Fuzz/FuzzSupport.swift "$file" | sha256sum | cut -c1-32)
     if [[ -x $binary && -f $binary.stamp && $(cat "$binary.stamp") == "$stamp" ]]; then return 0; fi
     echo "fuzz: building $target"
-    if ! "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -wmo -module-name "Fuzz_$target" "${zlib[@]}" \
+    if ! "$swiftc" -sanitize=fuzzer,address -parse-as-library -O -wmo -module-name "Fuzz_$target" "${package[@]}" "${zlib[@]}" \
         "${sources[@]}" Fuzz/FuzzSupport.swift "$file" -o "$binary" >"$out/build-$target.log" 2>&1; then
         echo "fuzz: building $target failed:" >&2
         grep -E 'error' "$out/build-$target.log" | head -20 >&2
