@@ -201,6 +201,8 @@ final class PieceSizing: @unchecked Sendable {
             return piece.stream.reachedEnd && error.kind == .malformed ? .endsInsideRow : .failed
         }
         guard piece.stream.replacements == 0 else { return .failed }
+        // Kept until every piece is read: its counts and columns, not its buffer.
+        piece.stream.releaseBuffer()
         return .sized(Sized(table: piece, profiler: profiler, rows: rows))
     }
 }

@@ -84,6 +84,17 @@ final class InputStream {
 
     deinit { storage.deallocate() }
 
+    /// Lets the buffer go once the stream is read to its end and only what it counted is kept
+    /// (a file's pieces: thousands of finished streams must not each hold a buffer, P2).
+    func releaseBuffer() {
+        storage.deallocate()
+        capacity = 16
+        storage = .allocate(capacity: capacity)
+        pos = 0
+        end = 0
+        filled = 0
+    }
+
     /// The UTF-8 byte-order mark's length (3) when one was skipped: a UTF-8 input's byte at
     /// `offset` is the source's byte at `offset + byteOrderMarkLength`, until a replacement.
     private(set) var byteOrderMarkLength = 0

@@ -177,6 +177,31 @@ struct FilePiecesTests {
         }
     }
 
+    @Test("P2: pieces read and kept until the sizing ends hold their counts, not their buffers (memory does not grow with the pieces)")
+    func sizedPiecesHoldNoBuffer() throws {
+        let text = "a,b\n" + (0..<20_000).map { "\($0),word \($0)\n" }.joined()
+        let url = try Self.file(Array(text.utf8))
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let input = try FileInput(path: url.path)
+        let table = try TableInput(input, options: FormatOptions())
+        let file = try #require(input.randomAccess)
+        let pieces = try #require(FilePieces.cut(file, from: 4, size: 2000))
+        let job = PieceSizing(like: table, name: input.name, measure: DisplayWidth(), trackWords: false)
+        let outcomes = job.size(pieces, Array(0..<pieces.count))
+        #expect(pieces.count > 100)
+        var rows = 0
+        for outcome in outcomes {
+            guard case .sized(let piece) = outcome else {
+                Issue.record("a piece cut at rows did not size")
+                continue
+            }
+            rows += piece.rows
+            #expect(piece.table.stream.capacity <= 16, "a sized piece keeps a buffer of \(piece.table.stream.capacity) bytes")
+        }
+        #expect(rows == 20_000)
+        withExtendedLifetime(input) {}
+    }
+
     @Test("P1: TSV with backslash escapes, and a semicolon dialect, read in pieces as whole")
     func otherDialects() throws {
         var rng = SplitMix64(seed: 0x757)
