@@ -31,20 +31,30 @@ extension FormatRun {
             var byte: UInt8 = 0
             if pread(file.fd, &byte, 1, off_t(file.start + start)) == 1 && byte == 0x0A { start += 1 }
         }
-        guard var pieces = FilePieces.cut(file, from: start, size: size),
-              let sized = sizeAll(&pieces) else { return false }
+        // At most about 256 pieces in the first pass, whose results wait for the last of them; the
+        // drawing pass cuts at the rows the first one noted every `size` bytes.
+        let firstPassSize = max(size, Int((file.identity.size - file.start - start) / 256))
+        guard var pieces = FilePieces.cut(file, from: start, size: firstPassSize),
+              let sized = sizeAll(&pieces, checkpointEvery: size) else { return false }
         var lines = table.line - 1
-        for piece in sized {
-            pieces.linesBefore.append(lines)
-            pieces.rowsBefore.append(rows)
+        var cuts: [Int64] = []
+        var rowsBefore: [Int] = []
+        for (k, piece) in sized.enumerated() {
+            cuts.append(pieces.cuts[k])
+            rowsBefore.append(rows)
+            for checkpoint in piece.checkpoints {
+                cuts.append(pieces.cuts[k] + checkpoint.offset)
+                rowsBefore.append(rows + checkpoint.rows)
+            }
             let columns = table.absorb(piece.table, lineOffset: lines)
             profiler.sync(columns: table.columns)
             profiler.merge(piece.profiler, into: columns)
             rows += piece.rows
             lines += piece.table.line - 1
         }
-        pieces.rowsBefore.append(rows)
-        self.pieces = pieces
+        cuts.append(pieces.cuts[pieces.count])
+        rowsBefore.append(rows)
+        self.pieces = FilePieces(file: file, cuts: cuts, rowsBefore: rowsBefore)
         result.pieces = pieces.count
         return true
     }
@@ -52,8 +62,8 @@ extension FormatRun {
     /// Reads and profiles every piece on both cores. A piece that ends inside a row (a quoted field
     /// or a JSON value over lines crosses the next cut) is read again joined with the next piece,
     /// once; any other failure, or a joined piece that still ends inside a row, gives nil.
-    func sizeAll(_ pieces: inout FilePieces) -> [PieceSizing.Sized]? {
-        let job = PieceSizing(like: table, name: input.name, measure: measure, trackWords: options.cellLines > 1)
+    func sizeAll(_ pieces: inout FilePieces, checkpointEvery: Int) -> [PieceSizing.Sized]? {
+        let job = PieceSizing(like: table, name: input.name, measure: measure, trackWords: options.cellLines > 1, checkpointEvery: checkpointEvery)
         let first = job.size(pieces, Array(0..<pieces.count))
         var cuts = [pieces.cuts[0]]
         var sized: [PieceSizing.Sized?] = []
@@ -144,6 +154,9 @@ final class PieceSizing: @unchecked Sendable {
         var table: TableInput
         var profiler: ColumnProfiler
         var rows: Int
+        /// Where rows start inside the piece, about every `checkpointEvery` bytes, with the rows
+        /// before each: the drawing pass cuts there.
+        var checkpoints: [(offset: Int64, rows: Int)]
     }
 
     enum Outcome {
@@ -158,12 +171,14 @@ final class PieceSizing: @unchecked Sendable {
     private let name: String
     private let measure: DisplayWidth
     private let trackWords: Bool
+    private let checkpointEvery: Int
 
-    init(like: TableInput, name: String, measure: DisplayWidth, trackWords: Bool) {
+    init(like: TableInput, name: String, measure: DisplayWidth, trackWords: Bool, checkpointEvery: Int) {
         self.like = like
         self.name = name
         self.measure = measure
         self.trackWords = trackWords
+        self.checkpointEvery = max(1, checkpointEvery)
     }
 
     /// Reads and profiles the pieces `indices` on both cores; stops early after a failure.
@@ -190,11 +205,20 @@ final class PieceSizing: @unchecked Sendable {
         var profiler = ColumnProfiler(columns: piece.columns, measure: measure, trackWords: trackWords)
         var record = Record()
         var rows = 0
+        let length = pieces.cuts[k + 1] - pieces.cuts[k]
+        var checkpoints: [(offset: Int64, rows: Int)] = []
+        var nextCheckpoint = Int64(checkpointEvery)
         do {
             while try piece.next(into: &record) {
                 profiler.sync(columns: piece.columns)
                 profiler.add(record)
                 rows += 1
+                let at = Int64(piece.stream.offset)
+                // A row starts here, unless a CR's LF is still to be read.
+                if at >= nextCheckpoint && at < length && !piece.endsAfterCR {
+                    checkpoints.append((at, rows))
+                    nextCheckpoint = at + Int64(checkpointEvery)
+                }
             }
         } catch {
             // An error once every byte of the piece is read: its last row goes on past the cut.
@@ -203,7 +227,7 @@ final class PieceSizing: @unchecked Sendable {
         guard piece.stream.replacements == 0 else { return .failed }
         // Kept until every piece is read: its counts and columns, not its buffer.
         piece.stream.releaseBuffer()
-        return .sized(Sized(table: piece, profiler: profiler, rows: rows))
+        return .sized(Sized(table: piece, profiler: profiler, rows: rows, checkpoints: checkpoints))
     }
 }
 

@@ -48,14 +48,12 @@ final class RangeSource: ByteSource {
 /// quoted field that spans lines: each piece is read by a reader of its own that starts there, and
 /// a piece whose reader does not end cleanly at the next cut (an unterminated quoted field) shows
 /// the cut was inside a row: that piece is read again joined with the next (`FormatRun.sizeAll`).
-/// The first pass finds that out; the second reads the same pieces, now known to start at rows, and
-/// writes them in order.
+/// The first pass finds that out, and notes where rows start about every MiB inside its pieces; the
+/// second reads pieces cut there, known to start at rows, and writes them in order.
 struct FilePieces {
     let file: RandomAccess
     /// Offsets (from the input's start) where the pieces start; the last is where the input ends.
     let cuts: [Int64]
-    /// Lines before each piece's first row, once the first pass has counted them.
-    var linesBefore: [Int] = []
     /// Rows before each piece, once the first pass has counted them; the last is every row.
     var rowsBefore: [Int] = []
 

@@ -186,7 +186,7 @@ struct FilePiecesTests {
         let table = try TableInput(input, options: FormatOptions())
         let file = try #require(input.randomAccess)
         let pieces = try #require(FilePieces.cut(file, from: 4, size: 2000))
-        let job = PieceSizing(like: table, name: input.name, measure: DisplayWidth(), trackWords: false)
+        let job = PieceSizing(like: table, name: input.name, measure: DisplayWidth(), trackWords: false, checkpointEvery: 500)
         let outcomes = job.size(pieces, Array(0..<pieces.count))
         #expect(pieces.count > 100)
         var rows = 0
