@@ -81,7 +81,7 @@ final class ExternalGroups {
         try sort.merge(numeric: []) { fields in
             for (k, c) in columns.enumerated() where totals[k] != nil {
                 let cell = fields[c]
-                if !cell.isEmpty, !CellKind.isNullWord(cell), let term = ExactDecimal(cell) { totals[k]!.add(term) }
+                if !cell.isEmpty, !CellKind.isNullWord(cell), let term = ExactDecimal(cell) { totals[k]?.add(term) }
             }
             left -= 1
             if left == 0 {

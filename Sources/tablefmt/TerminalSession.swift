@@ -19,9 +19,10 @@ nonisolated(unsafe) private var leaveBytes: [UInt8] = Array(leaveSequence.utf8)
 nonisolated(unsafe) private var enterBytes: [UInt8] = Array(enterSequence.utf8)
 
 private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+    guard let base = bytes.baseAddress else { return }
     var done = 0
     while done < bytes.count {
-        let n = write(fd, bytes.baseAddress! + done, bytes.count - done)
+        let n = write(fd, base + done, bytes.count - done)
         if n < 0 && errno == EINTR { continue }
         if n <= 0 { return }
         done += n

@@ -140,7 +140,7 @@ func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, 
             return 0
         }
         var template = Array((RowSpool.temporaryDirectory + "/tablefmt-picked-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else {
             printError("tablefmt: cannot make a temporary file in \(RowSpool.temporaryDirectory): \(systemMessage(errno))")
             return 74

@@ -100,6 +100,19 @@ public final class DescriptorSource: ByteSource {
 
 private func openReadOnly(_ path: String) -> Int32 { open(path, O_RDONLY) }
 
+/// A new, empty temporary file in `directory`, unlinked as soon as it is made, so that nothing is
+/// left behind however the program ends (sorted runs, the view's spool).
+/// - Returns: its descriptor, or -1 with `errno` set.
+func unlinkedTemporaryFile(in directory: String, prefix: String) -> Int32 {
+    var template = Array((directory + "/" + prefix + "-XXXXXX").utf8CString)
+    return template.withUnsafeMutableBufferPointer { buffer -> Int32 in
+        guard let path = buffer.baseAddress else { return -1 }
+        let fd = mkstemp(path)
+        if fd >= 0 { unlink(path) }
+        return fd
+    }
+}
+
 @inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
     return Glibc.read(fd, buffer, count)
@@ -122,7 +135,7 @@ extension RandomAccess {
     /// rows cannot be found again by their offsets) or shorter than two bytes.
     var holdsText: Bool {
         var magic: [UInt8] = [0, 0]
-        let n = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress!, 2, off_t(start)) }
+        let n = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 2, off_t(start)) }
         return n == 2 && Compression.detect(magic) == nil
     }
 }

@@ -54,9 +54,10 @@ final class ExternalSort {
             starts = []
         }
         return held.withUnsafeBufferPointer { words in
-            starts.map { start in
+            guard let base = words.baseAddress else { return [] }
+            return starts.map { start in
                 var record = Record()
-                let fields = RowWords.fields(words.baseAddress! + start)
+                let fields = RowWords.fields(base + start)
                 for k in 0..<fields.count { record.append(fields[k]) }
                 return record
             }
@@ -70,9 +71,10 @@ final class ExternalSort {
         let order = sortedHeld(types)
         let run = try SortedRun(numeric: types)
         try held.withUnsafeBufferPointer { (words) throws(InputError) in
+            guard let base = words.baseAddress else { return }
             for k in order {
-                let start = starts[k]
-                try run.write(UnsafeBufferPointer(rebasing: words[start..<(start + RowWords.length(words.baseAddress! + start))]))
+                let row = base + starts[k]
+                try run.write(UnsafeBufferPointer(start: row, count: RowWords.length(row)))
             }
         }
         try run.finish()
@@ -88,8 +90,9 @@ final class ExternalSort {
         var rows: [Int] = []
         rows.reserveCapacity(starts.count)
         held.withUnsafeBufferPointer { words in
+            guard let base = words.baseAddress else { return }
             for start in starts {
-                let row = words.baseAddress! + start
+                let row = base + start
                 rows.append(row[0])
                 let fields = RowWords.fields(row)
                 for (key, numeric) in zip(keys, types) { values.append(RowOrder.value(fields, key.index, numeric: numeric)) }
@@ -112,9 +115,10 @@ final class ExternalSort {
             let again = try SortedRun(numeric: types)
             let order = sortedHeld(types)
             try held.withUnsafeBufferPointer { (words) throws(InputError) in
+                guard let base = words.baseAddress else { return }
                 for j in order {
-                    let start = starts[j]
-                    try again.write(UnsafeBufferPointer(rebasing: words[start..<(start + RowWords.length(words.baseAddress! + start))]))
+                    let row = base + starts[j]
+                    try again.write(UnsafeBufferPointer(start: row, count: RowWords.length(row)))
                 }
             }
             try again.finish()
@@ -150,7 +154,8 @@ final class ExternalSort {
             for j in 0..<k {
                 if let first = RowOrder.before(values[a * k + j], values[b * k + j], descending: descending[j]) { return first }
             }
-            return current[a]![0] < current[b]![0]
+            // Runs in the heap have a current row; ties go to the earlier row number (stable).
+            return (current[a]?[0] ?? 0) < (current[b]?[0] ?? 0)
         }
         var heap: [Int] = []
         func siftUp(_ i: Int) {
@@ -182,9 +187,9 @@ final class ExternalSort {
         } catch {
             throw .input(error)
         }
-        while let top = heap.first {
+        while let top = heap.first, let row = current[top] {
             let keepGoing: Bool
-            do { keepGoing = try body(RowWords.fields(current[top]!)) } catch { throw .output(error) }
+            do { keepGoing = try body(RowWords.fields(row)) } catch { throw .output(error) }
             if !keepGoing { return }
             let more: Bool
             do { more = try load(top) } catch { throw .input(error) }
@@ -210,7 +215,8 @@ enum RowWords {
         let byteWords = (bytes + 7) / 8
         for _ in 0..<byteWords { words.append(0) }
         words.withUnsafeBufferPointer { all in
-            let target = UnsafeMutableRawPointer(mutating: all.baseAddress! + start)
+            guard let base = all.baseAddress else { return }
+            let target = UnsafeMutableRawPointer(mutating: base + start)
             target.copyMemory(from: fields.base, byteCount: bytes)
         }
     }
@@ -242,12 +248,10 @@ final class SortedRun {
 
     init(numeric: [Bool]) throws(InputError) {
         self.numeric = numeric
-        var template = Array((Self.directory + "/tablefmt-sort-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = unlinkedTemporaryFile(in: Self.directory, prefix: "tablefmt-sort")
         guard fd >= 0 else {
             throw InputError(.readFailed, "cannot make a temporary file for --sort: \(systemMessage(errno)) (set TMPDIR, or raise --memory-limit)", source: Self.directory)
         }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.fd = fd
     }
 
@@ -269,7 +273,7 @@ final class SortedRun {
         let bytes = buffer.count * 8
         var done = 0
         while done < bytes {
-            let n = buffer.withUnsafeBufferPointer { pwrite(fd, UnsafeRawPointer($0.baseAddress!) + done, bytes - done, off_t(written) + off_t(done)) }
+            let n = buffer.withUnsafeBufferPointer { pwrite(fd, UnsafeRawPointer($0.baseAddress).map { $0 + done }, bytes - done, off_t(written) + off_t(done)) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputError(.readFailed, "cannot write a temporary file for --sort: \(systemMessage(errno)) (set TMPDIR to a larger disk)", source: Self.directory)
@@ -323,7 +327,7 @@ final class SortedRun {
             var done = 0
             let bytes = want * 8
             while done < bytes {
-                let got = rest.withUnsafeBufferPointer { pread(fd, UnsafeMutableRawPointer(mutating: $0.baseAddress! + old) + done, bytes - done, off_t(offset * 8) + off_t(done)) }
+                let got = rest.withUnsafeBufferPointer { pread(fd, UnsafeMutableRawPointer(mutating: $0.baseAddress).map { $0 + old * 8 + done }, bytes - done, off_t(offset * 8) + off_t(done)) }
                 if got < 0 && errno == EINTR { continue }
                 guard got > 0 else {
                     throw InputError(.readFailed, "cannot read a temporary file for --sort: \(systemMessage(errno))", source: SortedRun.directory)

@@ -37,7 +37,7 @@ extension ViewRows {
 func readFully(_ fd: Int32, into buffer: inout [UInt8], count: Int, at offset: Int64) -> Bool {
     var done = 0
     while done < count {
-        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, count - done, off_t(offset) + off_t(done)) }
+        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done)) }
         if n < 0 && errno == EINTR { continue }
         if n <= 0 { return false }
         done += n
@@ -81,12 +81,10 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
     /// - Throws: `InputError` `.readFailed` (exit 74) when no temporary file can be made.
     package init(directory: String? = nil) throws(InputError) {
         let base = directory ?? Self.temporaryDirectory
-        var template = Array((base + "/tablefmt-view-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = unlinkedTemporaryFile(in: base, prefix: "tablefmt-view")
         guard fd >= 0 else {
             throw InputError(.readFailed, "cannot make a temporary file in \(base): \(systemMessage(errno)) (set TMPDIR)", source: base)
         }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.fd = fd
     }
 
@@ -122,7 +120,7 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
         guard !pendingEnds.isEmpty else { return }
         var done = 0
         while done < pending.count {
-            let n = pending.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(written) + off_t(done)) }
+            let n = pending.withUnsafeBytes { pwrite(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(written) + off_t(done)) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputError(.readFailed, "cannot write the view's temporary file: \(systemMessage(errno))", source: Self.temporaryDirectory)

@@ -36,7 +36,7 @@ struct ViewGroups {
             for (k, column) in summed.enumerated() {
                 let cell = fields[shown[column]]
                 if cell.isEmpty || CellKind.isNullWord(cell) || spans[Int(group)][k] == nil { continue }
-                if let term = ExactDecimal(cell) { spans[Int(group)][k]!.add(term) } else { spans[Int(group)][k] = nil }
+                if let term = ExactDecimal(cell) { spans[Int(group)][k]?.add(term) } else { spans[Int(group)][k] = nil }
             }
             return true
         }
@@ -53,7 +53,7 @@ struct ViewGroups {
                 let cell = fields[shown[column]]
                 if cell.isEmpty || CellKind.isNullWord(cell) { continue }
                 if let term = ExactDecimal(cell) {
-                    totals[group][k]!.add(term)
+                    totals[group][k]?.add(term)
                     seen[group][k] = true
                 }
             }
@@ -108,8 +108,9 @@ extension ViewState {
             let index = shownSources[k]
             return index != source && profiles[index].isNumeric && profiles[index].kind != .null
         } : []
-        groups = ViewGroups(data, rows: loaded, source: source, label: label, shown: shownSources, summed: summed)
-        order = groups!.arrange(order ?? (0..<Int32(loaded)).map { $0 })
+        let made = ViewGroups(data, rows: loaded, source: source, label: label, shown: shownSources, summed: summed)
+        groups = made
+        order = made.arrange(order ?? (0..<Int32(loaded)).map { $0 })
         refilter(data: data)
     }
 
