@@ -145,8 +145,10 @@ struct CSVReader {
                     // Eight bytes at a time, every field that ends in the word taken from one load.
                     while p &+ 8 <= end {
                         let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
-                        var hits = SWAR.equalBytes(word, delimiterPattern) | SWAR.bytesBelow(word, SWAR.belowLineBreaks)
-                        if backslashes { hits |= SWAR.equalBytes(word, backslashPattern) }
+                        // The approximate tests: a byte after a hit may be marked too, and is then
+                        // looked at and passed over as data.
+                        var hits = SWAR.matches(word, delimiterPattern) | SWAR.lessThan(word, SWAR.belowLineBreaks)
+                        if backslashes { hits |= SWAR.matches(word, backslashPattern) }
                         while hits != 0 {
                             let q = p &+ hits.trailingZeroBitCount >> 3
                             hits &= hits &- 1

@@ -30,6 +30,7 @@ public enum CellKind: UInt8, Sendable {
         return .text
     }
 
+    @inline(__always)
     static func isNullWord(_ cell: UnsafeBufferPointer<UInt8>) -> Bool {
         switch cell.count {
         case 1: return cell[0] == UInt8(ascii: "-")

@@ -56,6 +56,10 @@ struct CSVReaderTests {
         CSVCase("spaces are data", " a , b \n", .records([[" a ", " b "]])),
         CSVCase("UTF-8 fields", "é,日本\n\"ü,ß\",😀\n", .records([["é", "日本"], ["ü,ß", "😀"]])),
         CSVCase("backslash is data in CSV", "a\\tb,c\\\n", .records([["a\\tb", "c\\"]])),
+        // The word scan's tests may also mark the byte after a hit (the delimiter's byte with its
+        // lowest bit flipped, 0x0E after a control): such a byte is data.
+        CSVCase("minus signs after delimiters", "1,-2,--3,-\n-,-,-\n", lines: [1, 2], .records([["1", "-2", "--3", "-"], ["-", "-", "-"]])),
+        CSVCase("0x0E after line breaks and tabs", "a\n\u{0E}b,\t\u{0E}\r\n\u{0E}\n", lines: [1, 2, 3], .records([["a"], ["\u{0E}b", "\t\u{0E}"], ["\u{0E}"]])),
 
         // Trailing delimiters and empty fields.
         CSVCase("trailing delimiter", "a,b,\n1,2,\n", .records([["a", "b", ""], ["1", "2", ""]])),
@@ -117,6 +121,7 @@ struct CSVReaderTests {
         CSVCase("semicolon", "a;b,c;\"d;e\"\n1;2;3", semicolon, .records([["a", "b,c", "d;e"], ["1", "2", "3"]])),
         CSVCase("pipe", "a|b|c\n1|\"2|3\"|4", pipe, .records([["a", "b", "c"], ["1", "2|3", "4"]])),
         CSVCase("comma is data with semicolons", "1,5;2,5\n", semicolon, .records([["1,5", "2,5"]])),
+        CSVCase("colons after semicolons", "a;:b;::;:\n", semicolon, .records([["a", ":b", "::", ":"]])),
 
         // TSV (I3).
         CSVCase("TSV fields", "a\tb\n1\t2\n", tsv, .records([["a", "b"], ["1", "2"]])),
@@ -125,6 +130,7 @@ struct CSVReaderTests {
         CSVCase("TSV other backslashes kept", "C:\\path\\file\t\\a\\", tsv, .records([["C:\\path\\file", "\\a\\"]])),
         CSVCase("TSV backslash before a line end", "a\\\nb\\\r\nc", tsv, lines: [1, 2, 3], .records([["a\\"], ["b\\"], ["c"]])),
         CSVCase("TSV backslash before a tab", "a\\\tb", tsv, .records([["a\\", "b"]])),
+        CSVCase("TSV ] after a backslash and a tab", "a\\]b\t]\t\\]]\n", tsv, .records([["a\\]b", "]", "\\]]"]])),
         CSVCase("TSV escaped newline is not a line", "a\\nb\tc\nd", tsv, lines: [1, 2], .records([["a\nb", "c"], ["d"]])),
         CSVCase("TSV quoted field with a newline", "a\t\"b\nc\"\td\ne\tf\tg\n", tsv, lines: [1, 3], .records([["a", "b\nc", "d"], ["e", "f", "g"]])),
         CSVCase("TSV quoted field keeps backslashes", "\"a\\tb\"\tc", tsv, .records([["a\\tb", "c"]])),
