@@ -92,52 +92,116 @@ fmt_mb()  { printf '%.1f' "$(($1 * 1024))e-6"; }                # KiB (GNU time 
 median()  { printf '%s\n' "$@" | sort -n | { mapfile -t v; n=${#v[@]}; if ((n % 2)); then echo "${v[n/2]}"; else echo $(( (v[n/2-1] + v[n/2]) / 2 )); fi; }; }
 max_of()  { printf '%s\n' "$@" | sort -n | tail -n 1; }
 
-# measure MODE FILE CMD... : whole-process runs of CMD (FILE as its stdin when MODE is pipe, via cat).
+# run_once MODE FILE CMD... : one whole-process run of CMD (FILE as its stdin when MODE is pipe, via
+# cat). Sets O_RC (exit status), O_NS (wall ns), O_CPU (user+sys ns, "" if unknown), O_KB (peak RSS
+# KiB, "" if unknown).
+run_once() {
+    local mode=$1 file=$2; shift 2
+    local t0 t1 wall kb user sys
+    O_CPU="" O_KB=""
+    t0=$(date +%s%N)
+    if ((HAVE_TIME)); then
+        if [[ $mode == pipe ]]; then
+            cat -- "$file" | $TIME -o "$TMPD/time" -f '%e %M %U %S' "$@" >/dev/null 2>"$TMPD/err"
+            O_RC=${PIPESTATUS[1]}
+        else
+            $TIME -o "$TMPD/time" -f '%e %M %U %S' "$@" >/dev/null 2>"$TMPD/err" </dev/null
+            O_RC=$?
+        fi
+    else
+        if [[ $mode == pipe ]]; then
+            cat -- "$file" | "$@" >/dev/null 2>"$TMPD/err"; O_RC=${PIPESTATUS[1]}
+        else
+            "$@" >/dev/null 2>"$TMPD/err" </dev/null; O_RC=$?
+        fi
+    fi
+    t1=$(date +%s%N)
+    O_NS=$((t1 - t0))
+    if ((O_RC != 0)); then
+        [[ -s "$TMPD/err" ]] && note "$(basename "$1") on $(basename "$file"): $(head -c 200 "$TMPD/err" | head -n 1)"
+        return
+    fi
+    if ((HAVE_TIME)); then
+        read -r wall kb user sys < <(tail -n 1 "$TMPD/time")
+        O_KB=$kb
+        O_CPU=$(( (10#${user/./} + 10#${sys/./}) * 10000000 ))   # centiseconds -> ns
+    fi
+}
+
+# runs_wanted FIRST_NS : how many runs a tool gets after a first run of FIRST_NS.
+runs_wanted() {
+    if (($1 > SLOW_LIMIT * 1000000000)); then echo 1
+    elif (($1 > SLOW_AFTER * 1000000000 && SLOW_RUNS < RUNS)); then echo "$SLOW_RUNS"
+    else echo "$RUNS"; fi
+}
+
+# measure MODE FILE CMD... : whole-process runs of CMD, one after another.
 # Sets R_STATUS (ok | "n/a (exit N)"), R_NS (median wall ns), R_CPU (median user+sys ns, "" if unknown),
 # R_KB (max peak RSS KiB, "" if unknown), R_RUNS.
 measure() {
     local mode=$1 file=$2; shift 2
-    local times=() rss=() cpus=() i=0 rc t0 t1 ns want=$RUNS wall kb user sys
+    local times=() rss=() cpus=() i=0 want=$RUNS
     R_STATUS=ok R_NS=0 R_CPU="" R_KB="" R_RUNS=0
     while ((i < want)); do
         i=$((i + 1))
-        t0=$(date +%s%N)
-        if ((HAVE_TIME)); then
-            if [[ $mode == pipe ]]; then
-                cat -- "$file" | $TIME -o "$TMPD/time" -f '%e %M %U %S' "$@" >/dev/null 2>"$TMPD/err"
-                rc=${PIPESTATUS[1]}
-            else
-                $TIME -o "$TMPD/time" -f '%e %M %U %S' "$@" >/dev/null 2>"$TMPD/err" </dev/null
-                rc=$?
-            fi
-        else
-            if [[ $mode == pipe ]]; then
-                cat -- "$file" | "$@" >/dev/null 2>"$TMPD/err"; rc=${PIPESTATUS[1]}
-            else
-                "$@" >/dev/null 2>"$TMPD/err" </dev/null; rc=$?
-            fi
-        fi
-        t1=$(date +%s%N)
-        if ((rc != 0)); then
-            R_STATUS="n/a (exit $rc)"
-            [[ -s "$TMPD/err" ]] && note "$(basename "$1") on $(basename "$file"): $(head -c 200 "$TMPD/err" | head -n 1)"
-            return
-        fi
-        ns=$((t1 - t0))
-        times+=("$ns")
-        if ((HAVE_TIME)); then
-            read -r wall kb user sys < <(tail -n 1 "$TMPD/time")
-            rss+=("$kb")
-            cpus+=($(( (10#${user/./} + 10#${sys/./}) * 10000000 )))   # centiseconds -> ns
-        fi
-        if ((i == 1)); then
-            if ((ns > SLOW_LIMIT * 1000000000)); then want=1
-            elif ((ns > SLOW_AFTER * 1000000000 && SLOW_RUNS < want)); then want=$SLOW_RUNS; fi
-        fi
+        run_once "$mode" "$file" "$@"
+        if ((O_RC != 0)); then R_STATUS="n/a (exit $O_RC)"; return; fi
+        times+=("$O_NS")
+        [[ -n $O_KB ]] && rss+=("$O_KB") && cpus+=("$O_CPU")
+        ((i == 1)) && want=$(runs_wanted "$O_NS")
     done
     R_RUNS=${#times[@]}
     R_NS=$(median "${times[@]}")
-    if ((HAVE_TIME)); then R_KB=$(max_of "${rss[@]}"); R_CPU=$(median "${cpus[@]}"); fi
+    if ((${#rss[@]})); then R_KB=$(max_of "${rss[@]}"); R_CPU=$(median "${cpus[@]}"); fi
+}
+
+# Tools measured in rounds: each round runs every tool once, in turn, so a change in the machine's
+# load during the run falls on all of them alike and their ratios stay fair (the machines here are
+# shared). tool_add LABEL CMD... queues a tool; measure_rounds FILE runs the queue and adds its rows.
+Q_LABEL=()
+tool_add() {
+    local n=${#Q_LABEL[@]}
+    Q_LABEL+=("$1"); shift
+    declare -g -a "Q_CMD_$n=()"
+    local -n cmd="Q_CMD_$n"
+    cmd=("$@")
+}
+measure_rounds() {
+    local file=$1 n=${#Q_LABEL[@]} round=0 t more
+    local -a want status samples_ns samples_cpu peak
+    for ((t = 0; t < n; t++)); do want[t]=$RUNS status[t]=ok samples_ns[t]="" samples_cpu[t]="" peak[t]=0; done
+    more=1
+    while ((more)); do
+        round=$((round + 1)) more=0
+        for ((t = 0; t < n; t++)); do
+            [[ ${status[t]} == ok ]] && ((round <= want[t])) || continue
+            local -n cmd="Q_CMD_$t"
+            run_once file "$file" "${cmd[@]}"
+            if ((O_RC != 0)); then status[t]="n/a (exit $O_RC)"; continue; fi
+            samples_ns[t]+=" $O_NS"
+            if [[ -n $O_KB ]]; then
+                samples_cpu[t]+=" $O_CPU"
+                ((O_KB > peak[t])) && peak[t]=$O_KB
+            fi
+            ((round == 1)) && want[t]=$(runs_wanted "$O_NS")
+            ((round < want[t])) && more=1
+        done
+    done
+    for ((t = 0; t < n; t++)); do
+        R_STATUS=${status[t]} R_NS=0 R_CPU="" R_KB="" R_RUNS=0
+        if [[ $R_STATUS == ok ]]; then
+            # shellcheck disable=SC2086
+            set -- ${samples_ns[t]}
+            R_RUNS=$# R_NS=$(median "$@")
+            if [[ -n ${samples_cpu[t]} ]]; then
+                # shellcheck disable=SC2086
+                R_CPU=$(median ${samples_cpu[t]}) R_KB=${peak[t]}
+            fi
+        fi
+        row_add "${Q_LABEL[t]}"
+        unset "Q_CMD_$t"
+    done
+    Q_LABEL=()
 }
 
 # One table per input. Rows are collected, then printed once Miller's time is known.
@@ -176,35 +240,38 @@ print_table() {  # print_table TITLE FILE
     ROW_TOOL=() ROW_STATUS=() ROW_NS=() ROW_CPU=() ROW_KB=() ROW_RUNS=()
 }
 
-run_peer() {  # run_peer NAME LABEL FILE CMD... : measure an installed peer, or a skip row
-    local name=$1 label=$2 file=$3; shift 3
+queue_peer() {  # queue_peer NAME LABEL CMD... : queue an installed peer for measure_rounds, or a skip row
+    local name=$1 label=$2; shift 2
     has_peer "$name" || return 0
     if ! command -v "$name" >/dev/null; then row_skip "$label" "not installed"; return 0; fi
-    measure file "$file" "$@"; row_add "$label"
+    tool_add "$label" "$@"
 }
 
 bench_input() {  # bench_input KEY TITLE FILE KIND(csv|ndjson|json)
-    local key=$1 title=$2 file=$3 kind=$4
+    local key=$1 title=$2 file=$3 kind=$4 i
     note "$title: $(basename "$file") ..."
     cat -- "$file" >/dev/null   # page cache warm for every tool alike
-    measure file "$file" "$TABLEFMT_BIN" "${TF_ARGS[@]}" "$file"
-    row_add "tablefmt -w 0 --layout table"
-    SUMMARY[$key.tf.status]=$R_STATUS SUMMARY[$key.tf.ns]=$R_NS SUMMARY[$key.tf.cpu]=$R_CPU SUMMARY[$key.tf.kb]=$R_KB SUMMARY[$key.tf.runs]=$R_RUNS
+    tool_add "tablefmt -w 0 --layout table" "$TABLEFMT_BIN" "${TF_ARGS[@]}" "$file"
     case $kind in
         csv)
-            run_peer mlr "mlr --icsv --opprint cat" "$file" mlr --icsv --opprint cat "$file"
+            queue_peer mlr "mlr --icsv --opprint cat" mlr --icsv --opprint cat "$file"
             # csvtool recurses per row: with the default 8 MB stack it dies on 1M rows (exit 2).
-            run_peer csvtool "csvtool readable (ulimit -s unlimited)" "$file" \
+            queue_peer csvtool "csvtool readable (ulimit -s unlimited)" \
                 bash -c 'ulimit -s unlimited && exec csvtool readable "$1"' csvtool "$file"
-            run_peer sqlite3 "sqlite3 .import + .mode box" "$file" \
+            queue_peer sqlite3 "sqlite3 .import + .mode box" \
                 sqlite3 :memory: -cmd '.mode csv' -cmd ".import $file t" -cmd '.mode box' 'SELECT * FROM t'
-            run_peer column "column -t -s, (no quote handling)" "$file" column -t -s, "$file"
+            queue_peer column "column -t -s, (no quote handling)" column -t -s, "$file"
             ;;
-        ndjson) run_peer mlr "mlr --ijsonl --opprint cat" "$file" mlr --ijsonl --opprint cat "$file" ;;
-        json)   run_peer mlr "mlr --ijson --opprint cat" "$file" mlr --ijson --opprint cat "$file" ;;
+        ndjson) queue_peer mlr "mlr --ijsonl --opprint cat" mlr --ijsonl --opprint cat "$file" ;;
+        json)   queue_peer mlr "mlr --ijson --opprint cat" mlr --ijson --opprint cat "$file" ;;
     esac
-    run_peer awk "awk -F, '{print \$1}' (floor: no formatting)" "$file" awk -F, '{print $1}' "$file"
+    queue_peer awk "awk -F, '{print \$1}' (floor: no formatting)" awk -F, '{print $1}' "$file"
+    measure_rounds "$file"
     for i in "${!ROW_TOOL[@]}"; do
+        if [[ ${ROW_TOOL[i]} == tablefmt* ]]; then
+            SUMMARY[$key.tf.status]=${ROW_STATUS[i]} SUMMARY[$key.tf.ns]=${ROW_NS[i]} SUMMARY[$key.tf.cpu]=${ROW_CPU[i]}
+            SUMMARY[$key.tf.kb]=${ROW_KB[i]} SUMMARY[$key.tf.runs]=${ROW_RUNS[i]}
+        fi
         if [[ ${ROW_TOOL[i]} == mlr* && ${ROW_STATUS[i]} == ok ]]; then SUMMARY[$key.mlr.ns]=${ROW_NS[i]} SUMMARY[$key.mlr.cpu]=${ROW_CPU[i]}; fi
         if [[ ${ROW_TOOL[i]} == awk* && ${ROW_STATUS[i]} == ok ]]; then SUMMARY[$key.awk.ns]=${ROW_NS[i]}; fi
     done
@@ -223,7 +290,7 @@ command -v mlr >/dev/null && peer_versions+=("$(mlr --version 2>/dev/null | head
 command -v sqlite3 >/dev/null && peer_versions+=("sqlite3 $(sqlite3 --version 2>/dev/null | cut -d' ' -f1)")
 command -v csvtool >/dev/null && peer_versions+=("csvtool $(dpkg-query -W -f '${Version}' csvtool 2>/dev/null || echo '?')")
 echo "- peers: ${peer_versions[*]:-none}"
-echo "- runs: median of $RUNS whole-process runs (a tool whose first run exceeds ${SLOW_AFTER} s: $SLOW_RUNS; over ${SLOW_LIMIT} s: 1); wall time from date +%s%N around /usr/bin/time -f '%e %M %U %S'; CPU = user+sys; peak RSS = max over runs; output to /dev/null; vs Miller = tool wall time / Miller wall time (CPU vs Ml: the same for CPU time; Miller is multi-threaded, so on a busy machine its wall time suffers more)"
+echo "- runs: median of $RUNS whole-process runs (a tool whose first run exceeds ${SLOW_AFTER} s: $SLOW_RUNS; over ${SLOW_LIMIT} s: 1), taken in rounds for the throughput tables (each round runs every tool once, in turn); wall time from date +%s%N around /usr/bin/time -f '%e %M %U %S'; CPU = user+sys; peak RSS = max over runs; output to /dev/null; vs Miller = tool wall time / Miller wall time (CPU vs Ml: the same for CPU time; Miller is multi-threaded, so on a busy machine its wall time suffers more)"
 
 # ---------------------------------------------------------------- throughput tables (P1)
 for input in $INPUTS; do
@@ -285,12 +352,14 @@ echo
 SORT_FILE="$BENCH_DIR/rows_1m.csv"
 for spec in "qty:-qty:-nr qty" "customer:customer:-f customer"; do
     IFS=: read -r key tfkey mlrkey <<<"$spec"
-    measure file "$SORT_FILE" "$TABLEFMT_BIN" "${TF_ARGS[@]}" --sort "$tfkey" "$SORT_FILE"
-    row_add "tablefmt --sort $tfkey"
-    SUMMARY[sort$key.tf.status]=$R_STATUS SUMMARY[sort$key.tf.ns]=$R_NS SUMMARY[sort$key.tf.kb]=$R_KB
+    tool_add "tablefmt --sort $tfkey" "$TABLEFMT_BIN" "${TF_ARGS[@]}" --sort "$tfkey" "$SORT_FILE"
     # shellcheck disable=SC2086
-    run_peer mlr "mlr --icsv --opprint sort $mlrkey" "$SORT_FILE" mlr --icsv --opprint sort $mlrkey "$SORT_FILE"
+    queue_peer mlr "mlr --icsv --opprint sort $mlrkey" mlr --icsv --opprint sort $mlrkey "$SORT_FILE"
+    measure_rounds "$SORT_FILE"
     for i in "${!ROW_TOOL[@]}"; do
+        if [[ ${ROW_TOOL[i]} == tablefmt* ]]; then
+            SUMMARY[sort$key.tf.status]=${ROW_STATUS[i]} SUMMARY[sort$key.tf.ns]=${ROW_NS[i]} SUMMARY[sort$key.tf.kb]=${ROW_KB[i]}
+        fi
         if [[ ${ROW_TOOL[i]} == mlr* && ${ROW_STATUS[i]} == ok ]]; then SUMMARY[sort$key.mlr.ns]=${ROW_NS[i]}; fi
     done
     print_table "Sort by $key" "$SORT_FILE"
