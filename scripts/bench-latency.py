@@ -14,6 +14,14 @@
       seen>" ("early" when output came before the last row was written),
       or "timeout <seconds>" when nothing arrives in TIMEOUT seconds.
       Stdin is closed and the child is ended afterwards.
+
+  bench-latency.py live-rows ROWS PAUSES TIMEOUT FILE -- CMD...
+      Live rows (P4): writes FILE's header line plus ROWS data lines (more than
+      the sizing window), waits until CMD has printed ROWS lines, then PAUSES
+      times: waits 100 ms, writes the next data line of FILE alone and times
+      until its line is printed, the pipe left open all along. Prints "<median
+      ms> <max ms> <rows timed>", or "timeout <what>" when a line does not come
+      within TIMEOUT seconds.
 """
 import os
 import select
@@ -116,10 +124,95 @@ def first_output(args):
     print("%s %.1f %d" % (since_written, (seen_line_at - t0) * 1000.0, buf.count(b"\n")))
 
 
+class LineCounter:
+    """Counts the lines a child prints on a pipe, waiting for a number of them."""
+
+    def __init__(self, fd):
+        self.fd, self.lines = fd, 0
+
+    def wait_for(self, lines, deadline):
+        """The time the count reached `lines`, or None at the deadline or the child's end."""
+        while self.lines < lines:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([self.fd], [], [], left)
+            if not r:
+                continue
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                return None
+            self.lines += chunk.count(b"\n")
+        return time.perf_counter()
+
+    def drain(self):
+        """Counts what has been printed so far, without waiting."""
+        while select.select([self.fd], [], [], 0)[0]:
+            chunk = os.read(self.fd, 65536)
+            if not chunk:
+                return
+            self.lines += chunk.count(b"\n")
+
+
+def live_rows(args):
+    head, cmd = split_cmd(args)
+    rows, pauses, timeout, path = int(head[0]), int(head[1]), float(head[2]), head[3]
+    with open(path, "rb") as f:
+        lines = [f.readline() for _ in range(rows + pauses + 1)]
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, close_fds=True)
+    counter, delays, result = LineCounter(p.stdout.fileno()), [], None
+    def write_window():  # on a thread: the child's output is read meanwhile, so neither pipe fills up
+        try:
+            p.stdin.write(b"".join(lines[:rows + 1]))
+            p.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass
+
+    writer = threading.Thread(target=write_window, daemon=True)
+    writer.start()
+    try:
+        shown = counter.wait_for(rows, time.perf_counter() + timeout)
+        writer.join(timeout=timeout)
+        if shown is None or writer.is_alive():
+            result = "timeout window"
+        else:
+            for k in range(pauses):
+                time.sleep(0.1)
+                counter.drain()  # lines printed before this row are not its own
+                expected = counter.lines + 1
+                written = time.perf_counter()
+                p.stdin.write(lines[rows + 1 + k])
+                p.stdin.flush()
+                shown = counter.wait_for(expected, written + timeout)
+                if shown is None:
+                    result = "timeout row-%d" % (k + 1)
+                    break
+                delays.append((shown - written) * 1000.0)
+    except (BrokenPipeError, OSError):
+        result = "timeout pipe-closed"
+    finally:
+        try:
+            p.stdin.close()
+        except OSError:
+            pass
+        if p.poll() is None:
+            p.terminate()
+        try:
+            p.wait(timeout=5)
+        except subprocess.TimeoutExpired:
+            p.kill()
+            p.wait()
+    if result is not None:
+        print(result)
+    else:
+        print("%.2f %.2f %d" % (statistics.median(delays), max(delays), len(delays)))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    {"startup": startup, "first-output": first_output}[sys.argv[1]](sys.argv[2:])
+    {"startup": startup, "first-output": first_output, "live-rows": live_rows}[sys.argv[1]](sys.argv[2:])
 
 
 if __name__ == "__main__":

@@ -389,6 +389,17 @@ else
     echo "- header + 2,000 CSV rows written, pipe open: first line **$fo_a ms** after the last row was written ($fo_b ms after start; $fo_c lines read)"
 fi
 
+# ---------------------------------------------------------------- live rows on a pipe (P4)
+echo
+echo "### Live rows (P4: a row that comes after the window, the writer then pausing, is shown within 100 ms)"
+echo
+read -r lr_a lr_b lr_c < <(python3 "$LATENCY_PY" live-rows 2000 20 "$LAT_TIMEOUT" "$BENCH_DIR/rows_100k.csv" -- "$TABLEFMT_BIN" "${TF_ARGS[@]}")
+if [[ $lr_a == timeout ]]; then
+    echo "- header + 2,000 CSV rows, then 20 rows one at a time 100 ms apart, pipe open: **a row was not shown** ($lr_b)"
+else
+    echo "- header + 2,000 CSV rows, then 20 rows one at a time 100 ms apart, pipe open: each row shown **$lr_a ms** (median; max $lr_b ms) after it was written"
+fi
+
 # ---------------------------------------------------------------- summary
 echo
 echo "### Targets"
@@ -425,6 +436,11 @@ if ((P2_MAX_KB > 0)); then
 fi
 if [[ ${su_rc:-1} == 0 ]]; then
     echo "- P3 start-up median = $su_med ms (target < 10 ms) $(verdict "${su_med%.*} < 10")"
+fi
+if [[ ${lr_a:-timeout} == timeout ]]; then
+    echo "- P4 live rows: a row was not shown (${lr_b:-}) FAIL"
+else
+    echo "- P4 live rows: median $lr_a ms, max $lr_b ms from write to output (target < 100 ms) $(verdict "${lr_b%.*} < 100")"
 fi
 case ${fo_a:-} in
     timeout|no-output|"") echo "- P4 first output on a pipe: none ($fo_a) FAIL" ;;
