@@ -171,7 +171,8 @@ extension ColumnProfile {
             }
             return
         }
-        let width = DisplayWidth.printableASCIIWidth(cell) ?? measure.nonASCIIWidth(utf8: cell)
+        let ascii = DisplayWidth.printableASCIIWidth(cell)
+        let width = ascii ?? measure.nonASCIIWidth(utf8: cell)
         if width > self.width { self.width = width }
         if trackWords {
             let word = Self.longestWord(cell, width: width, measure: measure)
@@ -198,9 +199,11 @@ extension ColumnProfile {
         }
         if let shape = NumberShape.parse(cell) {
             numbers += 1
-            // As written: the part before the separator, measured (a prefix may be € or £).
+            // As written: the part before the separator, measured (a prefix may be € or £; in
+            // printable ASCII a byte is a column).
             let pointByte = shape.number.lowerBound + shape.point
-            let before = pointByte == cell.count ? width : measure.width(utf8: UnsafeBufferPointer(rebasing: cell[0..<pointByte]))
+            let before = pointByte == cell.count ? width
+                : ascii != nil ? pointByte : measure.width(utf8: UnsafeBufferPointer(rebasing: cell[0..<pointByte]))
             integerWidth = max(integerWidth, before)
             fractionWidth = max(fractionWidth, width - before)
             // With the unit out: the sign and the number, plain ASCII.

@@ -11,6 +11,8 @@ final class PlainRenderer: Renderer {
     let out: OutputBuffer
     let measure: DisplayWidth
     let style: TableStyle
+    /// `style.hasBorders`, looked at between every two cells.
+    let bordered: Bool
     let ansi: Bool
     let zebra: Bool
     /// Cells that had to be cut (wider than their column).
@@ -50,6 +52,7 @@ final class PlainRenderer: Renderer {
         self.out = out
         self.measure = measure
         self.style = style
+        bordered = style.hasBorders
         self.ansi = ansi
         self.zebra = zebra && ansi
         self.columns = plan.columns
@@ -95,15 +98,15 @@ final class PlainRenderer: Renderer {
     }
 
     private func lineStart() throws(OutputError) {
-        if style.hasBorders { try styled(style.left, Self.dim) }
+        if bordered { try styled(style.left, Self.dim) }
     }
 
     private func between() throws(OutputError) {
-        if style.hasBorders { try styled(style.separator, Self.dim) } else { out.pad(plan.gap) }
+        if bordered { try styled(style.separator, Self.dim) } else { out.pad(plan.gap) }
     }
 
     private func lineEnd() throws(OutputError) {
-        if style.hasBorders { try styled(style.right, Self.dim) }
+        if bordered { try styled(style.right, Self.dim) }
         try endLine()
     }
 
@@ -192,7 +195,7 @@ final class PlainRenderer: Renderer {
         try lineStart()
         // The last column's padding is dropped at the line end, unless a border or a stripe's
         // background follows it: then its cells need no width, only to fit.
-        let unpaddedLast = !style.hasBorders && !striped
+        let unpaddedLast = !bordered && !striped
         try slots.withUnsafeBufferPointer { (slots) throws(OutputError) in
             for k in 0..<slots.count {
                 if k > 0 { try between() }

@@ -141,17 +141,24 @@ public struct DisplayWidth: Sendable {
                 index = end
                 continue
             }
-            // Latin letters (U+00C0–U+02FF), kana and CJK ideographs, the common non-ASCII text:
-            // one width each and no cluster rule of their own, so no table and no rule is looked at.
+            // Latin letters (U+00C0–U+02FF, U+1E00–U+1EFF), kana, CJK ideographs and Hangul
+            // syllables, the common non-ASCII text: one width each and no cluster rule of their
+            // own, so no table and no rule is looked at.
             if byte &- 0xC3 <= 0xCB - 0xC3, !ambiguousIsWide, index &+ 1 < count, base[index &+ 1] & 0xC0 == 0x80 {
                 state.addPlain(UInt32(byte & 0x1F) << 6 | UInt32(base[index &+ 1] & 0x3F), width: 1)
                 index &+= 2
                 continue
             }
-            if byte &- 0xE3 <= 0xE9 - 0xE3, index &+ 2 < count, base[index &+ 1] & 0xC0 == 0x80, base[index &+ 2] & 0xC0 == 0x80 {
+            if byte &- 0xE1 <= 0xED - 0xE1, index &+ 2 < count, base[index &+ 1] & 0xC0 == 0x80, base[index &+ 2] & 0xC0 == 0x80 {
                 let value = UInt32(byte & 0x0F) << 12 | UInt32(base[index &+ 1] & 0x3F) << 6 | UInt32(base[index &+ 2] & 0x3F)
-                if value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0x3041 <= 0x3096 - 0x3041 || value &- 0x309B <= 0x30FF - 0x309B {
+                if value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00
+                    || value &- 0x3041 <= 0x3096 - 0x3041 || value &- 0x309B <= 0x30FF - 0x309B {
                     state.addPlain(value, width: 2)
+                    index &+= 3
+                    continue
+                }
+                if value &- 0x1E00 <= 0x1EFF - 0x1E00, !ambiguousIsWide {
+                    state.addPlain(value, width: 1)
                     index &+= 3
                     continue
                 }

@@ -197,7 +197,7 @@ struct DisplayWidthTests {
         #expect(columns("#########\u{FE0F}") == 10, "VS16 after a fast-path run applies to its last byte")
     }
 
-    @Test("W1: Latin letters, kana and CJK ideographs (the fast path) measure as the scalar rules do, next to every special scalar")
+    @Test("W1: Latin letters, kana, CJK ideographs and Hangul syllables (the fast path) measure as the scalar rules do, next to every special scalar")
     func letterFastPath() {
         /// The scalar rules alone: every scalar of the text as shown through the accumulator.
         func reference(_ text: String, _ measure: DisplayWidth) -> Int {
@@ -209,6 +209,10 @@ struct DisplayWidthTests {
         for value in stride(from: 0xC0, through: 0x2FF, by: 1) { letters.append(Unicode.Scalar(UInt32(value))!) }
         for value in stride(from: 0x3000, through: 0x30FF, by: 1) { letters.append(Unicode.Scalar(UInt32(value))!) }
         for value in stride(from: 0x4DB0, through: 0xA000, by: 7) { letters.append(Unicode.Scalar(UInt32(value))!) }
+        // Latin Extended Additional (Vietnamese) and the Hangul syllables, with what borders them.
+        for value in stride(from: 0x1DF0, through: 0x1F0F, by: 1) { letters.append(Unicode.Scalar(UInt32(value))!) }
+        for value in [0xABFF, 0xAC00, 0xAC01, 0xD7A2, 0xD7A3, 0xD7A4, 0xD7FF, 0xE000] { letters.append(Unicode.Scalar(UInt32(value))!) }
+        for value in stride(from: 0xAC00, through: 0xD7A3, by: 97) { letters.append(Unicode.Scalar(UInt32(value))!) }
         // Neighbours that start or change a cluster: combining acute, VS16, VS15, ZWJ, a spacing
         // mark, a virama, a regional indicator, an emoji, a skin tone, a control, ASCII.
         let neighbours = ["", "\u{301}", "\u{FE0F}", "\u{FE0E}", "\u{200D}", "\u{93E}", "\u{94D}", "\u{1F1E9}", "\u{1F600}", "\u{1F3FB}", "\u{1B}", "a"]
