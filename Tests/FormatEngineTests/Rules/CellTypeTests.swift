@@ -265,4 +265,29 @@ struct CellTypeTests {
         }
         return nil
     }
+
+    // MARK: - The number fast paths
+
+    @Test("C1: the number fast paths read every cell as the full grammar does (all short cells of number bytes, and generated ones)")
+    func fastPathsAgreeWithTheGrammar() {
+        func check(_ bytes: [UInt8]) {
+            bytes.withUnsafeBufferPointer { cell in
+                #expect(NumberShape.parse(cell) == NumberShape.parseFully(cell), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+            }
+        }
+        // Every cell of up to four bytes from the bytes the fast paths decide on.
+        let alphabet = Array("019-.%+,e a".utf8) + [0x2F, 0x3A, 0xC3]
+        var cells: [[UInt8]] = [[]]
+        for _ in 0..<4 {
+            cells = cells.flatMap { cell in alphabet.map { cell + [$0] } }
+            cells.forEach(check)
+        }
+        // Longer ones at random, 1 to 12 bytes (the short path takes 2 to 8, the loop the rest).
+        var rng = SplitMix64(seed: 0x5EED_C1)
+        let digitsMostly = Array("0123456789".utf8) + Array("0123456789-.%".utf8) + [0x2C, 0x65, 0x20, 0x41, 0x80, 0xE2]
+        for _ in 0..<50_000 {
+            let count = 1 + Int(rng.next() % 12)
+            check((0..<count).map { _ in digitsMostly[Int(rng.next() % UInt64(digitsMostly.count))] })
+        }
+    }
 }
