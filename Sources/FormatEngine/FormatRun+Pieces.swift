@@ -108,7 +108,7 @@ extension FormatRun {
                 var done: (rows: Int, error: InputError?)
                 if let piece = job.take(next) {
                     if let bytes = piece.bytes {
-                        try bytes.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
+                        try out.write(bytes.written)
                         job.recycle(bytes)
                         renderer.cutCells += piece.cuts
                         done = (piece.rows, piece.error)
@@ -235,35 +235,27 @@ final class PieceSizing: @unchecked Sendable {
 final class PieceDrawing: @unchecked Sendable {
     struct Drawn {
         /// The piece as drawn; nil when it outgrew the cap and is to be drawn straight.
-        var bytes: [UInt8]?
+        var bytes: ByteBlock?
         var cuts: Int
         var rows: Int
         var error: InputError?
     }
 
-    /// Output kept in memory, up to a cap: past it, the rest is dropped and `full` is set.
-    final class CappedSink: OutputSink {
-        var bytes: [UInt8] = []
+    /// Where a piece drawn into memory would overflow its buffer of `cap` bytes: nothing is kept,
+    /// `full` is set.
+    final class OverflowSink: OutputSink {
         var full = false
-        let cap: Int
-        init(cap: Int) { self.cap = cap }
-        func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-            guard !full, self.bytes.count + bytes.count <= cap else {
-                full = true
-                return
-            }
-            self.bytes.append(contentsOf: bytes)
-        }
+        func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) { full = true }
     }
 
-    /// A renderer drawing into memory, one per thread.
+    /// A renderer drawing into memory, one per thread: into a buffer as large as the cap, whose
+    /// memory is handed over whole when a piece is drawn (no copy).
     final class Continuation {
-        let sink: CappedSink
+        let sink = OverflowSink()
         let out: OutputBuffer
         let renderer: any Renderer
         init(of renderer: any Renderer, cap: Int) {
-            sink = CappedSink(cap: cap)
-            out = OutputBuffer(sink)
+            out = OutputBuffer(sink, capacity: cap)
             self.renderer = renderer.continuation(into: out)
         }
     }
@@ -283,7 +275,7 @@ final class PieceDrawing: @unchecked Sendable {
     private let cap: Int
     private let state: Locked<(next: Int, drawn: [Int: Drawn], stopped: Bool)>
     /// Memory of pieces written, for the next pieces to be drawn into (no new pages each time).
-    private let spare = Locked<[[UInt8]]>([])
+    private let spare = Locked<[ByteBlock]>([])
 
     init(pieces: FilePieces, like: TableInput, name: String, renderer: any Renderer, draw: @escaping TableFormatter.Draw, cap: Int) {
         self.pieces = pieces
@@ -333,7 +325,7 @@ final class PieceDrawing: @unchecked Sendable {
     }
 
     /// Gives back a written piece's memory.
-    func recycle(_ bytes: [UInt8]) {
+    func recycle(_ bytes: ByteBlock) {
         spare.withLock { $0.append(bytes) }
     }
 
@@ -355,8 +347,6 @@ final class PieceDrawing: @unchecked Sendable {
     func drawAhead(_ k: Int, with mine: Continuation) -> Drawn {
         mine.renderer.resume(atRow: pieces.rowsBefore[k])
         let cutsBefore = mine.renderer.cutCells
-        mine.sink.bytes = spare.withLock { $0.popLast() } ?? []
-        mine.sink.bytes.removeAll(keepingCapacity: true)
         mine.sink.full = false
         let sink = mine.sink
         var read: (rows: Int, error: InputError?) = (0, nil)
@@ -366,20 +356,16 @@ final class PieceDrawing: @unchecked Sendable {
                 // Past the cap the rest of the piece is not drawn here.
                 if sink.full { throw .closed }
             }
-            try mine.out.flush()
         } catch {
             // `.closed`: the piece outgrew the cap (memory cannot fail otherwise). What the
             // renderer still holds of the row it was drawing is dropped with the rest.
             sink.full = true
-            try? mine.out.flush()
-            mine.out.dropPadding()
         }
-        let bytes = sink.bytes
-        sink.bytes = []
         guard !sink.full else {
-            recycle(bytes)
+            mine.out.discard()
             return Drawn(bytes: nil, cuts: 0, rows: 0, error: nil)
         }
+        let bytes = mine.out.exchange(spare.withLock { $0.popLast() } ?? ByteBlock(capacity: cap))
         return Drawn(bytes: bytes, cuts: mine.renderer.cutCells - cutsBefore, rows: read.rows, error: read.error)
     }
 

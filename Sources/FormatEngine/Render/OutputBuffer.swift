@@ -29,9 +29,29 @@ public final class MemorySink: OutputSink {
     }
 }
 
+/// Memory for an `OutputBuffer`: `capacity` bytes plus eight, as spaces are stored a word at a
+/// time (`OutputBuffer.write`); `count` of them written, once handed over (`exchange`).
+final class ByteBlock: @unchecked Sendable {
+    let bytes: UnsafeMutablePointer<UInt8>
+    let capacity: Int
+    var count = 0
+
+    init(capacity: Int) {
+        self.capacity = capacity
+        bytes = .allocate(capacity: capacity + 8)
+    }
+
+    deinit { bytes.deallocate() }
+
+    /// The bytes written.
+    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
+}
+
 /// Batches writes into 64 KiB blocks. Spaces are held back until something follows them, so no
 /// line ever ends in padding.
 public final class OutputBuffer {
+    /// The memory written into (`storage` is its bytes, held apart for the hot path).
+    private var block: ByteBlock
     private var storage: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     private var count = 0
@@ -42,11 +62,29 @@ public final class OutputBuffer {
     public init(_ sink: any OutputSink, capacity: Int = 1 << 16) {
         self.sink = sink
         self.capacity = max(64, capacity)
-        // Eight bytes beyond the capacity: spaces are stored a word at a time (`write`).
-        storage = .allocate(capacity: self.capacity + 8)
+        block = ByteBlock(capacity: self.capacity)
+        storage = block.bytes
     }
 
-    deinit { storage.deallocate() }
+    /// Hands over what is buffered, in the memory that holds it, and goes on in `fresh` (of the
+    /// same capacity): output drawn into memory is kept without a copy. Held-back spaces are
+    /// dropped (a line ends after them).
+    func exchange(_ fresh: ByteBlock) -> ByteBlock {
+        precondition(fresh.capacity == capacity, "an output buffer goes on in a block of its own capacity")
+        let full = block
+        full.count = count
+        block = fresh
+        storage = fresh.bytes
+        count = 0
+        pendingSpaces = 0
+        return full
+    }
+
+    /// Forgets what is buffered and not yet flushed.
+    func discard() {
+        count = 0
+        pendingSpaces = 0
+    }
 
     /// Writes bytes (after any held-back spaces).
     @inline(__always)
