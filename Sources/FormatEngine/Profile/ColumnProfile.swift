@@ -97,8 +97,12 @@ struct ColumnProfiler {
         let count = min(fields.count, profiles.count)
         let measure = measure, trackWords = trackWords
         profiles.withUnsafeMutableBufferPointer { columns in
+            // The fields in order, each starting where the one before ended.
+            var start = 0
             for i in 0..<count {
-                columns[i].note(fields[i], measure: measure, trackWords: trackWords)
+                let end = fields.ends[i]
+                columns[i].note(UnsafeBufferPointer(start: fields.base + start, count: end &- start), measure: measure, trackWords: trackWords)
+                start = end
             }
         }
     }

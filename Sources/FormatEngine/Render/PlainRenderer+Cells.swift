@@ -25,7 +25,6 @@ extension PlainRenderer {
 
     /// One cell on one line.
     /// - Parameter padded: false when nothing follows the cell on its line (its padding is dropped).
-    @inline(__always)  // once per cell of the drawing pass: no call
     func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot, padded: Bool = true) throws(OutputError) {
         if cell.isEmpty {
             try place(nullLine, width: column.width, right: column.right, code: Self.dim)
