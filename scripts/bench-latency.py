@@ -50,6 +50,21 @@ def spawn_ms(cmd):
     return (time.perf_counter() - t0) * 1000.0, os.waitstatus_to_exitcode(status)
 
 
+def end_child(p):
+    """Closes the child's stdin and ends it (terminate, then kill after 5 s)."""
+    try:
+        p.stdin.close()
+    except OSError:
+        pass
+    if p.poll() is None:
+        p.terminate()
+    try:
+        p.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        p.wait()
+
+
 def startup(args):
     head, cmd = split_cmd(args)
     runs, path = int(head[0]), head[1]
@@ -100,18 +115,7 @@ def first_output(args):
         buf += chunk
         if b"\n" in buf:
             seen_line_at = time.perf_counter()
-    # drain a little to count lines, then end the child
-    try:
-        p.stdin.close()
-    except OSError:
-        pass
-    if p.poll() is None:
-        p.terminate()
-    try:
-        p.wait(timeout=5)
-    except subprocess.TimeoutExpired:
-        p.kill()
-        p.wait()
+    end_child(p)
     th.join(timeout=1)
     if seen_line_at is None:
         print("timeout %.1f" % timeout if time.perf_counter() >= deadline else "no-output %d" % p.returncode)
@@ -192,17 +196,7 @@ def live_rows(args):
     except (BrokenPipeError, OSError):
         result = "timeout pipe-closed"
     finally:
-        try:
-            p.stdin.close()
-        except OSError:
-            pass
-        if p.poll() is None:
-            p.terminate()
-        try:
-            p.wait(timeout=5)
-        except subprocess.TimeoutExpired:
-            p.kill()
-            p.wait()
+        end_child(p)
     if result is not None:
         print(result)
     else:
