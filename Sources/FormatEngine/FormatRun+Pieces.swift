@@ -365,7 +365,7 @@ final class PieceDrawing: @unchecked Sendable {
             mine.out.discard()
             return Drawn(bytes: nil, cuts: 0, rows: 0, error: nil)
         }
-        let bytes = mine.out.exchange(spare.withLock { $0.popLast() } ?? ByteBlock(capacity: cap))
+        let bytes = mine.out.exchange(spare.withLock { $0.popLast() })
         return Drawn(bytes: bytes, cuts: mine.renderer.cutCells - cutsBefore, rows: read.rows, error: read.error)
     }
 

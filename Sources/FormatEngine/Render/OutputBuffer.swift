@@ -66,10 +66,11 @@ public final class OutputBuffer {
         storage = block.bytes
     }
 
-    /// Hands over what is buffered, in the memory that holds it, and goes on in `fresh` (of the
-    /// same capacity): output drawn into memory is kept without a copy. Held-back spaces are
-    /// dropped (a line ends after them).
-    func exchange(_ fresh: ByteBlock) -> ByteBlock {
+    /// Hands over what is buffered, in the memory that holds it, and goes on in `fresh` (one it
+    /// handed over before), or in new memory: output drawn into memory is kept without a copy.
+    /// Held-back spaces are dropped (a line ends after them).
+    func exchange(_ recycled: ByteBlock?) -> ByteBlock {
+        let fresh = recycled ?? ByteBlock(capacity: capacity)
         precondition(fresh.capacity == capacity, "an output buffer goes on in a block of its own capacity")
         let full = block
         full.count = count
