@@ -189,7 +189,8 @@ extension FormatRun {
                 groups.rounded = groups.rounded || !sum.exact
                 let text = TableFormatter.footerText(sum)
                 profiler.noteFooter(column: index, text)
-                row[shown.firstIndex(of: index)!] = text
+                // `summed` is drawn from `shown`, so every summed column has its place there.
+                if let place = shown.firstIndex(of: index) { row[place] = text }
             }
             groups.footers.append(row)
         }

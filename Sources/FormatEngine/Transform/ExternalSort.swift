@@ -142,10 +142,12 @@ final class ExternalSort {
         let readers = runs.map { $0.reader() }
         // Each run's current row, its number and its sort values (k a run, flat).
         var current: [UnsafePointer<Int>?] = Array(repeating: nil, count: readers.count)
+        var numbers = Array(repeating: 0, count: readers.count)
         var values: [RowOrder.Value?] = Array(repeating: nil, count: readers.count * k)
         func load(_ run: Int) throws(InputError) -> Bool {
             guard let row = try readers[run].next() else { return false }
             current[run] = row
+            numbers[run] = row[0]
             let fields = RowWords.fields(row)
             for (j, (key, numeric)) in zip(keys, types).enumerated() { values[run * k + j] = RowOrder.value(fields, key.index, numeric: numeric) }
             return true
@@ -154,8 +156,7 @@ final class ExternalSort {
             for j in 0..<k {
                 if let first = RowOrder.before(values[a * k + j], values[b * k + j], descending: descending[j]) { return first }
             }
-            // Runs in the heap have a current row; ties go to the earlier row number (stable).
-            return (current[a]?[0] ?? 0) < (current[b]?[0] ?? 0)
+            return numbers[a] < numbers[b]  // ties: the earlier row first (stable)
         }
         var heap: [Int] = []
         func siftUp(_ i: Int) {
@@ -187,7 +188,9 @@ final class ExternalSort {
         } catch {
             throw .input(error)
         }
-        while let top = heap.first, let row = current[top] {
+        while let top = heap.first {
+            // A run is in the heap only once `load` gave it a row.
+            guard let row = current[top] else { preconditionFailure("a run in the merge has no current row") }
             let keepGoing: Bool
             do { keepGoing = try body(RowWords.fields(row)) } catch { throw .output(error) }
             if !keepGoing { return }

@@ -76,7 +76,8 @@ package struct KeyDecoder: Sendable {
             let length = b >= 0xF0 ? 4 : b >= 0xE0 ? 3 : b >= 0xC0 ? 2 : 1
             guard bytes.count >= length else { return nil }
             let text = String(decoding: bytes.prefix(length), as: UTF8.self)
-            return (text.count == 1 && b >= 0xC0 ? .character(text.first!) : nil, length)
+            guard b >= 0xC0, text.count == 1, let character = text.first else { return (nil, length) }
+            return (.character(character), length)
         }
     }
 
