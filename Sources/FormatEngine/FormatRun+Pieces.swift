@@ -108,8 +108,8 @@ extension FormatRun {
                 var done: (rows: Int, error: InputError?)
                 if let piece = job.take(next) {
                     if let bytes = piece.bytes {
-                        try out.write(bytes.written)
-                        job.recycle(bytes)
+                        try out.write(UnsafeBufferPointer(start: bytes.memory.pointer, count: bytes.count))
+                        job.recycle(bytes.memory)
                         renderer.cutCells += piece.cuts
                         done = (piece.rows, piece.error)
                     } else {
@@ -234,8 +234,9 @@ final class PieceSizing: @unchecked Sendable {
 /// The drawing pass over a file's pieces (`FormatRun.drawPieces`).
 final class PieceDrawing: @unchecked Sendable {
     struct Drawn {
-        /// The piece as drawn; nil when it outgrew the cap and is to be drawn straight.
-        var bytes: ByteBlock?
+        /// The piece as drawn (its first `count` bytes); nil when it outgrew the cap and is to be
+        /// drawn straight.
+        var bytes: (memory: ByteArray.Storage, count: Int)?
         var cuts: Int
         var rows: Int
         var error: InputError?
@@ -275,7 +276,7 @@ final class PieceDrawing: @unchecked Sendable {
     private let cap: Int
     private let state: Locked<(next: Int, drawn: [Int: Drawn], stopped: Bool)>
     /// Memory of pieces written, for the next pieces to be drawn into (no new pages each time).
-    private let spare = Locked<[ByteBlock]>([])
+    private let spare = Locked<[ByteArray.Storage]>([])
 
     init(pieces: FilePieces, like: TableInput, name: String, renderer: any Renderer, draw: @escaping TableFormatter.Draw, cap: Int) {
         self.pieces = pieces
@@ -325,7 +326,7 @@ final class PieceDrawing: @unchecked Sendable {
     }
 
     /// Gives back a written piece's memory.
-    func recycle(_ bytes: ByteBlock) {
+    func recycle(_ bytes: ByteArray.Storage) {
         spare.withLock { $0.append(bytes) }
     }
 

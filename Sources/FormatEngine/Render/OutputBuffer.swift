@@ -29,29 +29,12 @@ public final class MemorySink: OutputSink {
     }
 }
 
-/// Memory for an `OutputBuffer`: `capacity` bytes plus eight, as spaces are stored a word at a
-/// time (`OutputBuffer.write`); `count` of them written, once handed over (`exchange`).
-final class ByteBlock: @unchecked Sendable {
-    let bytes: UnsafeMutablePointer<UInt8>
-    let capacity: Int
-    var count = 0
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        bytes = .allocate(capacity: capacity + 8)
-    }
-
-    deinit { bytes.deallocate() }
-
-    /// The bytes written.
-    var written: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: bytes, count: count) }
-}
-
 /// Batches writes into 64 KiB blocks. Spaces are held back until something follows them, so no
 /// line ever ends in padding.
 public final class OutputBuffer {
-    /// The memory written into (`storage` is its bytes, held apart for the hot path).
-    private var block: ByteBlock
+    /// The memory written into: `capacity` bytes and eight more, as spaces are stored a word at
+    /// a time (`write`); `storage` is its pointer, held apart for the hot path.
+    private var block: ByteArray.Storage
     private var storage: UnsafeMutablePointer<UInt8>
     private let capacity: Int
     private var count = 0
@@ -62,23 +45,22 @@ public final class OutputBuffer {
     public init(_ sink: any OutputSink, capacity: Int = 1 << 16) {
         self.sink = sink
         self.capacity = max(64, capacity)
-        block = ByteBlock(capacity: self.capacity)
-        storage = block.bytes
+        block = ByteArray.Storage(capacity: self.capacity + 8)
+        storage = block.pointer
     }
 
-    /// Hands over what is buffered, in the memory that holds it, and goes on in `fresh` (one it
-    /// handed over before), or in new memory: output drawn into memory is kept without a copy.
+    /// Hands over what is buffered, with the memory that holds it, and goes on in `recycled` (memory
+    /// it handed over before) or in new memory: output drawn into memory is kept without a copy.
     /// Held-back spaces are dropped (a line ends after them).
-    func exchange(_ recycled: ByteBlock?) -> ByteBlock {
-        let fresh = recycled ?? ByteBlock(capacity: capacity)
-        precondition(fresh.capacity == capacity, "an output buffer goes on in a block of its own capacity")
-        let full = block
-        full.count = count
+    func exchange(_ recycled: ByteArray.Storage?) -> (memory: ByteArray.Storage, count: Int) {
+        let fresh = recycled ?? ByteArray.Storage(capacity: capacity + 8)
+        precondition(fresh.capacity == capacity + 8, "an output buffer goes on in memory of its own size")
+        let handed = (memory: block, count: count)
         block = fresh
-        storage = fresh.bytes
+        storage = fresh.pointer
         count = 0
         pendingSpaces = 0
-        return full
+        return handed
     }
 
     /// Forgets what is buffered and not yet flushed.

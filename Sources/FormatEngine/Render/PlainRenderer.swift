@@ -11,7 +11,8 @@ final class PlainRenderer: Renderer {
     let out: OutputBuffer
     let measure: DisplayWidth
     let style: TableStyle
-    /// `style.hasBorders`, looked at between every two cells.
+    /// Whether the style draws borders (`style.hasBorders`, kept: it is asked between every two
+    /// cells).
     let bordered: Bool
     let ansi: Bool
     let zebra: Bool
@@ -134,7 +135,7 @@ final class PlainRenderer: Renderer {
 
     /// Before a line of cells in a boxed table: the separator its predecessor calls for.
     private func separatorBeforeCells() throws(OutputError) {
-        guard style.hasBorders else { return }
+        guard bordered else { return }
         switch lastLine {
         case .headings: try border(.middle, above: true, below: true)
         case .spanning: try border(.middle, above: false, below: true)
@@ -164,7 +165,7 @@ final class PlainRenderer: Renderer {
             }
         }
         started = true
-        if style.hasBorders { try border(.top, above: false, below: true) }
+        if bordered { try border(.top, above: false, below: true) }
         let lines = columns.map { measure.fit($0.heading, width: $0.width, maxLines: plan.headingLines, ellipsis: plan.ellipsis) }
         let height = lines.map(\.count).max() ?? 1
         for row in 0..<height {
@@ -229,12 +230,12 @@ final class PlainRenderer: Renderer {
     }
 
     func endTable() throws(OutputError) {
-        if style.hasBorders { try border(.bottom, above: lastLine != .spanning, below: false) }
+        if bordered { try border(.bottom, above: lastLine != .spanning, below: false) }
     }
 
     func groupHeading(_ text: String) throws(OutputError) {
         let visible = Sanitize.visible(text)
-        if style.hasBorders && plan.mode != .list {  // a list report has no borders to join
+        if bordered && plan.mode != .list {  // a list report has no borders to join
             if lastLine != .spanning { try border(.middle, above: true, below: false) }
             let inner = columns.reduce(0) { $0 + $1.width } + style.gap * max(0, columns.count - 1)
             let line = measure.fit(visible, width: inner, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
@@ -258,7 +259,7 @@ final class PlainRenderer: Renderer {
 
     func groupFooter(_ cells: [String?], label: String) throws(OutputError) {
         guard cells.contains(where: { $0 != nil }) else { return }
-        if style.hasBorders {
+        if bordered {
             try separatorBeforeCells()
             try border(.middle, above: true, below: true)
         } else if style == .rule {
