@@ -8,6 +8,10 @@ struct CellSlot {
     var integer: Int
     var fraction: Int
     var stripUnit: Bool
+    /// Whether a cell that fits is drawn as right-aligned text, number or not: the column is
+    /// right-aligned and, if numeric, its numbers have no fraction part and keep their units, so
+    /// lining up their points is aligning their right edges.
+    var rightEdgeAligned: Bool
 
     init(_ column: ColumnLayout) {
         source = column.source
@@ -17,6 +21,7 @@ struct CellSlot {
         integer = column.numberParts?.integer ?? 0
         fraction = column.numberParts?.fraction ?? 0
         stripUnit = column.stripUnit
+        rightEdgeAligned = right && (!numeric || fraction == 0 && !stripUnit)
     }
 }
 
@@ -32,6 +37,12 @@ extension PlainRenderer {
         }
         // Plain ASCII (the common cell) is measured by its length and needs no escaping.
         let ascii = DisplayWidth.printableASCIIWidth(cell)
+        // A printable ASCII cell that fits a column aligned on its right edge: no number to parse.
+        if column.rightEdgeAligned, let ascii, ascii <= column.width {
+            out.pad(column.width &- ascii)
+            try out.write(cell)
+            return
+        }
         // Left-aligned text with nothing after it need not be measured when it surely fits: with
         // nothing to escape a cell is never wider than its bytes.
         if !padded && !column.right && ascii == nil && cell.count <= column.width && !Sanitize.needsEscaping(utf8: cell) {

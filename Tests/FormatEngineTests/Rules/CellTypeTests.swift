@@ -238,6 +238,52 @@ struct CellTypeTests {
         }
     }
 
+    @Test("C2: a column of whole numbers, null words among them, lines up on its right edge with its heading (generated columns, the column in the middle and last)",
+          arguments: [UInt64(1), 2, 3])
+    func wholeNumbersRightEdge(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
+        for round in 0..<40 {
+            // Lower-case one-word headings show capitalised, as wide as written.
+            let heading = ["n", "qty", "count", "identifier", "ordersthisfinancialyear"][int(0...4)]
+            var cells: [String] = []
+            for _ in 0..<int(1...30) {
+                var digits = String(int(1...9))
+                for _ in 0..<int(0...12) { digits += String(int(0...9)) }
+                switch int(0...9) {
+                case 0: cells.append(int(0...1) == 0 ? "NA" : "-")
+                case 1: cells.append("-" + digits)
+                case 2: cells.append("+" + digits)
+                case 3: cells.append("0")
+                case 4 where digits.count == 4: cells.append(String(digits.prefix(1)) + "," + digits.dropFirst())
+                default: cells.append(digits)
+                }
+            }
+            guard cells.contains(where: { $0 != "NA" && $0 != "-" }) else { continue }
+            let last = round % 2 == 1
+            let csv = (last ? "label,\(heading)\n" : "label,\(heading),note\n")
+                + cells.enumerated().map { "r\($0.offset),\"\($0.element)\"" + (last ? "" : ",x") }.joined(separator: "\n") + "\n"
+            let lines = RuleKit.outputLines(csv, width: nil)
+            let labelWidth = max("Label".count, cells.indices.map { "r\($0)".count }.max() ?? 0)
+            let width = max(heading.count, cells.map(\.count).max() ?? 0)
+            let start = labelWidth + 2
+            func column(_ line: String) -> String {
+                let chars = Array(line)
+                guard chars.count >= start else { return "" }
+                return String(chars[start..<min(chars.count, start + width)])
+            }
+            guard lines.count == cells.count + 2 else {
+                Issue.record("unexpected output \(lines)")
+                continue
+            }
+            let shownHeading = heading.prefix(1).uppercased() + heading.dropFirst()
+            #expect(column(lines[0]) == String(repeating: " ", count: width - heading.count) + shownHeading, "\(lines[0])")
+            for (k, cell) in cells.enumerated() {
+                #expect(column(lines[k + 2]) == String(repeating: " ", count: width - cell.count) + cell, "\(cell) in \(lines[k + 2])")
+            }
+        }
+    }
+
     /// Offset of the decimal separator in a cell that has a fraction (digits after it), else nil.
     static func fractionSeparator(in cell: String, point: Character) -> Int? {
         let chars = Array(cell)
