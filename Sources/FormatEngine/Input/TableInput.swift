@@ -24,7 +24,10 @@ struct TableInput {
     var headerCount = 0
     let choice: Choice
     let stream: InputStream
-    var reader: any RecordReader
+    /// The reader, held by its type: exactly one of the two is set. (Behind `any RecordReader`
+    /// its box would be made unique again on every row read.)
+    private(set) var csv: CSVReader?
+    private(set) var json: JSONReader?
     /// The reader names the columns itself (JSON keys), so rows are not checked against a header.
     let keyed: Bool
     let options: FormatOptions
@@ -70,13 +73,15 @@ struct TableInput {
             }
             self.choice = Choice(format: format, dialect: dialect)
         }
-        reader = try Self.makeReader(self.choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
+        let reader = try Self.makeReader(self.choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
+        csv = reader as? CSVReader
+        json = reader as? JSONReader
         keyed = reader.columnNames != nil
         if let names = reader.columnNames {
             columns = names
         } else if options.header {
             var header = Record()
-            if try reader.read(into: &header) {
+            if try read(into: &header) {
                 columns = (0..<header.count).map { i in
                     let name = header.string(at: i)
                     return name.isEmpty ? "Column \(i + 1)" : name
@@ -96,22 +101,20 @@ struct TableInput {
         choice = table.choice
         // A small buffer: a piece is a few of them, and each piece has a stream of its own.
         stream = InputStream(source, chunkSize: 1 << 16, trustValidUTF8: table.choiceForNextPass.knownValidUTF8, midInput: true)
-        var reader = try Self.makeReader(choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
-        if var json = reader as? JSONReader, let whole = table.reader as? JSONReader {
-            json.seed(columnsOf: whole)
-            reader = json
-        }
-        self.reader = reader
+        let reader = try Self.makeReader(choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
+        csv = reader as? CSVReader
+        json = reader as? JSONReader
+        if let whole = table.json { json?.seed(columnsOf: whole) }
         keyed = reader.columnNames != nil
         columns = table.columns
         headerCount = table.headerCount
     }
 
     /// The line the reader is on: 1 + the line breaks it has read.
-    var line: Int { (reader as? CSVReader)?.line ?? (reader as? JSONReader)?.line ?? 0 }
+    var line: Int { csv?.line ?? json?.line ?? 0 }
 
     /// The last row read ended with a CR whose LF, if one follows, is not read yet (CSV, TSV).
-    var endsAfterCR: Bool { (reader as? CSVReader)?.state == .afterCR }
+    var endsAfterCR: Bool { csv?.state == .afterCR }
 
     /// Takes in what a piece of the same file read after this table's rows (`init(piece:like:)`):
     /// its columns, and its ragged rows and warnings with their lines, which count from
@@ -120,10 +123,8 @@ struct TableInput {
     ///   piece join the columns in the order it saw them).
     mutating func absorb(_ piece: TableInput, lineOffset: Int) -> [Int] {
         readInPieces = true
-        if var json = reader as? JSONReader, let other = piece.reader as? JSONReader {
-            let mapping = json.absorb(other, lineOffset: lineOffset)
-            reader = json
-            columns = json.columnNames ?? columns
+        if let other = piece.json, let mapping = json?.absorb(other, lineOffset: lineOffset) {
+            columns = json?.columnNames ?? columns
             return mapping
         }
         if piece.columns.count > columns.count { columns = piece.columns }
@@ -159,9 +160,9 @@ struct TableInput {
     /// - Returns: false at the end of the input.
     /// - Complexity: O(bytes of the row).
     mutating func next(into record: inout Record) throws(InputError) -> Bool {
-        guard try reader.read(into: &record) else { return false }
+        guard try read(into: &record) else { return false }
         noteReplacement(in: record)
-        if keyed, let names = reader.columnNames, names.count != columns.count {
+        if keyed, let names = json?.columnNames, names.count != columns.count {
             if columnsMayGrow {
                 columns = names
             } else if names.count > columns.count + lateKeys.count {
@@ -193,6 +194,13 @@ struct TableInput {
         return true
     }
 
+    /// Reads the next record as the reader gives it.
+    @inline(__always)
+    private mutating func read(into record: inout Record) throws(InputError) -> Bool {
+        let more = csv != nil ? try csv?.read(into: &record) : try json?.read(into: &record)
+        return more ?? false
+    }
+
     /// Finds the line of the first replaced byte: the stream knows where it is, the reader which
     /// record the bytes up to here belong to.
     private mutating func noteReplacement(in record: Record) {
@@ -214,13 +222,13 @@ struct TableInput {
             out.append("\(sourceName): key \"\(name)\" first seen on line \(line) is not shown; use --window all")
         }
         if lateKeys.count > 20 { out.append("\(sourceName): \(lateKeys.count - 20) more keys first seen after the window are not shown; use --window all") }
-        if droppedRows > 0 && reader.columnNames == nil {
+        if droppedRows > 0 && json?.columnNames == nil {
             out.append("\(sourceName): \(Self.count(droppedRows, "row")) read after sizing had more fields than the columns shown (first on line \(firstDroppedLine)); the extra fields are not shown; use --window all")
         }
         if stream.replacements > 0 {
             out.append("\(sourceName): invalid \(stream.encoding == .utf8 ? "UTF-8" : stream.encoding.rawValue) replaced with U+FFFD (\(Self.count(stream.replacements, "time"))\(replacementLine > 0 ? ", first on line \(replacementLine)" : "")); try --encoding latin1 or cp1252")
         }
-        out.append(contentsOf: reader.warnings)
+        out.append(contentsOf: json?.warnings ?? [])
         return out
     }
 
