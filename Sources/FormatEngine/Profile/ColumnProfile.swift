@@ -101,7 +101,12 @@ struct ColumnProfiler {
             var start = 0
             for i in 0..<count {
                 let end = fields.ends[i]
-                columns[i].note(UnsafeBufferPointer(start: fields.base + start, count: end &- start), measure: measure, trackWords: trackWords)
+                let cell = UnsafeBufferPointer(start: fields.base + start, count: end &- start)
+                if columns[i].settledText && !trackWords {
+                    columns[i].noteWidest(cell, measure: measure)
+                } else {
+                    columns[i].note(cell, measure: measure, trackWords: trackWords)
+                }
                 start = end
             }
         }
@@ -163,16 +168,7 @@ extension ColumnProfile {
     /// Takes one cell into account.
     mutating func note(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
         if settledText && !trackWords {
-            // Only the widest cell matters now. Without escapes a cell is never wider than its
-            // byte count, so one no longer than the widest so far need not be measured.
-            if cell.isEmpty {
-                empties += 1
-            } else if let ascii = DisplayWidth.printableASCIIWidth(cell) {
-                if ascii > width { width = ascii }
-            } else if cell.count > width || Sanitize.needsEscaping(utf8: cell) {
-                let measured = measure.nonASCIIWidth(utf8: cell)
-                if measured > width { width = measured }
-            }
+            noteWidest(cell, measure: measure)
             return
         }
         let ascii = DisplayWidth.printableASCIIWidth(cell)
@@ -229,6 +225,29 @@ extension ColumnProfile {
         }
         if CellKind.isDate(cell) { dates += 1 } else if CellKind.isBoolean(cell) { booleans += 1 }
         settledText = values > numbers && values > dates && values > booleans
+    }
+
+    /// Takes one cell of a column settled as text into account, when words are not tracked: only
+    /// the widest cell matters now. Without escapes a cell is never wider than its byte count, so
+    /// one no longer than the widest so far need not be measured. (Kept small, for the sizing loop
+    /// to take in.)
+    @inline(__always)
+    mutating func noteWidest(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth) {
+        if cell.isEmpty {
+            empties += 1
+        } else if let ascii = DisplayWidth.printableASCIIWidth(cell) {
+            if ascii > width { width = ascii }
+        } else {
+            noteWidestNonASCII(cell, measure: measure)
+        }
+    }
+
+    @inline(never)
+    private mutating func noteWidestNonASCII(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth) {
+        if cell.count > width || Sanitize.needsEscaping(utf8: cell) {
+            let measured = measure.nonASCIIWidth(utf8: cell)
+            if measured > width { width = measured }
+        }
     }
 
     /// The widest space-separated word of a cell (the whole width when it has no space).
