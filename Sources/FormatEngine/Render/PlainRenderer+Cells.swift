@@ -8,9 +8,8 @@ struct CellSlot {
     var integer: Int
     var fraction: Int
     var stripUnit: Bool
-    /// Whether a cell that fits is drawn as right-aligned text, number or not: the column is
-    /// right-aligned and, if numeric, its numbers have no fraction part and keep their units, so
-    /// lining up their points is aligning their right edges.
+    /// Whether a printable ASCII cell that fits may be drawn as right-aligned text, number or not
+    /// (`endsLikeColumn`): the column is right-aligned and, if numeric, keeps its numbers' units.
     var rightEdgeAligned: Bool
 
     init(_ column: ColumnLayout) {
@@ -21,7 +20,7 @@ struct CellSlot {
         integer = column.numberParts?.integer ?? 0
         fraction = column.numberParts?.fraction ?? 0
         stripUnit = column.stripUnit
-        rightEdgeAligned = right && (!numeric || fraction == 0 && !stripUnit)
+        rightEdgeAligned = right && !(numeric && stripUnit)
     }
 }
 
@@ -37,8 +36,9 @@ extension PlainRenderer {
         }
         // Plain ASCII (the common cell) is measured by its length and needs no escaping.
         let ascii = DisplayWidth.printableASCIIWidth(cell)
-        // A printable ASCII cell that fits a column aligned on its right edge: no number to parse.
-        if column.rightEdgeAligned, let ascii, ascii <= column.width {
+        // A printable ASCII cell that fits and would end at the column's right edge as a number
+        // too: no number to parse.
+        if column.rightEdgeAligned, let ascii, ascii <= column.width, Self.endsLikeColumn(cell, column) {
             out.pad(column.width &- ascii)
             try out.write(cell)
             return
@@ -87,6 +87,17 @@ extension PlainRenderer {
         if width > column.width { cutCells += 1 }
         let line = measure.fit(utf8: cell, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
         try place(line, width: column.width, right: column.right)
+    }
+
+    /// Whether a cell, were it a number, would end at the right edge of its numeric column (its
+    /// fraction part as wide as the column's), so it is drawn the same whether it is one or not.
+    /// A column without fraction parts ends every number there: one with a fraction part is wider
+    /// than the column's parts and is right-aligned too. Otherwise the cell's `.` must stand where
+    /// the column's point does: a number's `.` is always its point (a unit has none).
+    @inline(__always)
+    static func endsLikeColumn(_ cell: UnsafeBufferPointer<UInt8>, _ column: CellSlot) -> Bool {
+        let fraction = column.fraction
+        return fraction == 0 || (fraction <= cell.count && cell[cell.count &- fraction] == UInt8(ascii: "."))
     }
 
     /// Whether the cell's own text has `…` (E2 80 A6), so a `…` in its lines is not a cut.

@@ -284,6 +284,69 @@ struct CellTypeTests {
         }
     }
 
+    @Test("C2: generated columns of decimals, percentages and whole numbers: every number's point (or its end) stands in one column, the widths as computed here",
+          arguments: [UInt64(1), 2, 3])
+    func generatedPointsLineUp(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        func int(_ range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &rng) }
+        func digits(_ count: Int) -> String { (0..<count).map { _ in String(int(0...9)) }.joined() }
+        for round in 0..<60 {
+            let heading = ["n", "price", "discount", "measurement"][int(0...3)]
+            // A column of one shape (fixed decimals, say), or of several.
+            let fixed = int(0...1) == 0 ? int(1...3) : nil
+            var cells: [String] = []
+            for _ in 0..<int(1...25) {
+                if int(0...12) == 0 {
+                    cells.append(["NA", "-", "N/A"][int(0...2)])
+                    continue
+                }
+                var cell = (int(0...4) == 0 ? "-" : "") + String(int(1...9)) + digits(int(0...6))
+                if int(0...5) == 0 { cell = (cell.hasPrefix("-") ? "-" : "") + "0" }
+                switch fixed ?? int(0...4) {
+                case 0: break
+                case let places: cell += "." + digits(places)
+                }
+                if fixed == nil && int(0...6) == 0 { cell += "%" }
+                cells.append(cell)
+            }
+            guard cells.contains(where: { $0.first?.isNumber == true || $0.hasPrefix("-") && $0.count > 1 }) else { continue }
+            // Where a number's point stands: its `.`, else its `%`, else its end; what follows is
+            // its fraction part.
+            func integerPart(_ cell: String) -> Int {
+                let chars = Array(cell)
+                return chars.firstIndex(of: ".") ?? chars.firstIndex(of: "%") ?? chars.count
+            }
+            let numbers = cells.filter { !["NA", "-", "N/A"].contains($0) }
+            let integer = numbers.map(integerPart).max() ?? 0
+            let fraction = numbers.map { $0.count - integerPart($0) }.max() ?? 0
+            let width = max(heading.count, integer + fraction)
+            let last = round % 2 == 1
+            let csv = (last ? "label,\(heading)\n" : "label,\(heading),note\n")
+                + cells.enumerated().map { "r\($0.offset),\($0.element)" + (last ? "" : ",x") }.joined(separator: "\n") + "\n"
+            let lines = RuleKit.outputLines(csv, width: nil)
+            guard lines.count == cells.count + 2 else {
+                Issue.record("unexpected output \(lines)")
+                continue
+            }
+            let start = max("Label".count, cells.indices.map { "r\($0)".count }.max() ?? 0) + 2
+            func column(_ line: String) -> String {
+                let chars = Array(line)
+                guard chars.count >= start else { return "" }
+                return String(chars[start..<min(chars.count, start + width)])
+            }
+            func padded(_ text: String) -> String { text + String(repeating: " ", count: width - text.count) }
+            let shownHeading = heading.prefix(1).uppercased() + heading.dropFirst()
+            #expect(column(lines[0]) == String(repeating: " ", count: width - heading.count) + shownHeading, "\(lines[0])")
+            for (k, cell) in cells.enumerated() {
+                // A null word at the right edge; a number with its point `fraction` columns in.
+                let lead = numbers.contains(cell) ? width - fraction - integerPart(cell) : width - cell.count
+                let expected = String(repeating: " ", count: lead) + cell
+                let shown = column(lines[k + 2])
+                #expect(shown == expected || shown == padded(expected) && !last, "\(cell) in \(lines[k + 2]) (\(cells))")
+            }
+        }
+    }
+
     /// Offset of the decimal separator in a cell that has a fraction (digits after it), else nil.
     static func fractionSeparator(in cell: String, point: Character) -> Int? {
         let chars = Array(cell)
