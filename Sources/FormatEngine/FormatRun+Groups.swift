@@ -78,7 +78,7 @@ final class ExternalGroups {
             }
         }
         var totals = counts.isEmpty ? [] : start(0)
-        try sort.merge(numeric: []) { fields in
+        try sort.merge(numeric: []) { fields, _ in
             for (k, c) in columns.enumerated() where totals[k] != nil {
                 let cell = fields[c]
                 if !cell.isEmpty, !CellKind.isNullWord(cell), let term = ExactDecimal(cell) { totals[k]?.add(term) }
@@ -148,7 +148,7 @@ extension FormatRun {
         var record = Record()
         var failure: InputError?
         do {
-            try sorted.merge(numeric: numeric) { (fields) throws(OutputError) -> Bool in
+            try sorted.merge(numeric: numeric) { (fields, _) throws(OutputError) -> Bool in
                 record.clear()
                 for k in 0..<fields.count { record.append(fields[k]) }
                 do throws(InputError) { try grouping.add(record) } catch {
@@ -219,7 +219,7 @@ extension FormatRun {
         }
         try headingLine(0)
         do {
-            try grouping.sort.merge(numeric: []) { (fields) throws(OutputError) in
+            try grouping.sort.merge(numeric: []) { (fields, _) throws(OutputError) in
                 try draw(renderer, fields)
                 drawnHere += 1
                 left -= 1

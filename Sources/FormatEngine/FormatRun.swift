@@ -193,7 +193,7 @@ final class FormatRun {
             } else {
                 var shown = 0
                 do {
-                    try external.merge(numeric: typing.profiles.map(\.isNumeric)) { (fields) throws(OutputError) in
+                    try external.merge(numeric: typing.profiles.map(\.isNumeric)) { (fields, _) throws(OutputError) in
                         profiler.add(fields)
                         shown += 1
                         return shown < limit
@@ -353,7 +353,7 @@ final class FormatRun {
         case .sorted(let sort, let numeric):
             let limit = self.limit
             do {
-                try sort.merge(numeric: numeric) { (fields) throws(OutputError) in
+                try sort.merge(numeric: numeric) { (fields, _) throws(OutputError) in
                     guard drawn < limit else { return false }
                     try draw(renderer, fields)
                     drawn += 1

@@ -133,9 +133,10 @@ final class ExternalSort {
         case output(OutputError)
     }
 
-    /// Calls `body` with every row in sorted order, until it returns false: a merge of the runs
-    /// (`numeric`: the sort columns' final types), each run's next row at the top of a heap.
-    func merge(numeric: [Bool], _ body: (Fields) throws(OutputError) -> Bool) throws(MergeError) {
+    /// Calls `body` with every row in sorted order, and the number it was added with, until it
+    /// returns false: a merge of the runs (`numeric`: the sort columns' final types), each run's
+    /// next row at the top of a heap.
+    func merge(numeric: [Bool], _ body: (Fields, Int) throws(OutputError) -> Bool) throws(MergeError) {
         let types = keys.map { $0.index < numeric.count && numeric[$0.index] }
         let descending = keys.map(\.descending)
         let k = keys.count
@@ -192,7 +193,7 @@ final class ExternalSort {
             // A run is in the heap only once `load` gave it a row.
             guard let row = current[top] else { preconditionFailure("a run in the merge has no current row") }
             let keepGoing: Bool
-            do { keepGoing = try body(RowWords.fields(row)) } catch { throw .output(error) }
+            do { keepGoing = try body(RowWords.fields(row), numbers[top]) } catch { throw .output(error) }
             if !keepGoing { return }
             let more: Bool
             do { more = try load(top) } catch { throw .input(error) }

@@ -491,8 +491,17 @@ struct ViewState {
         guard columns.indices.contains(key.column) else { return }
         let source = columns[key.column].source
         let numeric = profiles.indices.contains(source) && profiles[source].isNumeric
-        let sorted = numeric ? Self.numberOrder(data, rows: loaded, column: source, descending: key.descending)
-                             : Self.textOrder(data, rows: loaded, column: source, descending: key.descending)
+        let sorted: [Int32]
+        if numeric {
+            sorted = Self.numberOrder(data, rows: loaded, column: source, descending: key.descending)
+        } else {
+            do {
+                sorted = try Self.textOrder(data, rows: loaded, column: source, descending: key.descending, budget: options.memoryLimit)
+            } catch {
+                message = "cannot sort: \(error.message)"
+                return
+            }
+        }
         order = groups.map { $0.arrange(sorted) } ?? sorted  // with groups, sorted within each
         sort = key
         refilter(data: data)
@@ -521,17 +530,66 @@ struct ViewState {
         return ids
     }
 
-    /// Row numbers in the order of a text column, by `--sort`'s comparison (W11).
-    static func textOrder(_ data: any ViewRows, rows: Int, column: Int, descending: Bool) -> [Int32] {
-        var values: [RowOrder.Value?] = []
-        values.reserveCapacity(rows)
-        data.scan(0..<rows) { _, fields in
-            values.append(RowOrder.value(fields, column, numeric: false))
-            return true
+    /// Row numbers in the order of a text column, by `--sort`'s comparison (W11). The column's
+    /// values are held while they take at most `budget` bytes (`--memory-limit`); past that they
+    /// are sorted in runs on disk and merged, as `--sort` does (P2), and only the order is kept.
+    /// - Throws: `InputError` when a temporary file cannot be written.
+    static func textOrder(_ data: any ViewRows, rows: Int, column: Int, descending: Bool, budget: Int) throws(InputError) -> [Int32] {
+        guard let values = heldTextValues(data, rows: rows, column: column, budget: budget) else {
+            return try textOrderOnDisk(data, rows: rows, column: column, descending: descending, budget: budget)
         }
         var ids = (0..<Int32(values.count)).map { $0 }
         values.withUnsafeBufferPointer { values in
             ids.sort { a, b in RowOrder.before(values[Int(a)], values[Int(b)], descending: descending) ?? (a < b) }
+        }
+        return ids
+    }
+
+    /// A text column's sort values, or nil as soon as they would take more than `budget` bytes
+    /// (each value's slot, and the text of one too long to be stored in it).
+    static func heldTextValues(_ data: any ViewRows, rows: Int, column: Int, budget: Int) -> [RowOrder.Value?]? {
+        var values: [RowOrder.Value?] = []
+        var bytes = 0
+        var fits = true
+        data.scan(0..<rows) { _, fields in
+            let cell = fields[column]
+            bytes += MemoryLayout<RowOrder.Value?>.stride + (cell.count > 15 ? 32 + cell.count : 0)
+            fits = bytes <= budget
+            if fits { values.append(RowOrder.value(fields, column, numeric: false)) }
+            return fits
+        }
+        return fits ? values : nil
+    }
+
+    /// `textOrder` beyond the budget: each row's cell with its row number, sorted in runs in
+    /// temporary files and merged (`ExternalSort`: empty cells last, ties in input order).
+    static func textOrderOnDisk(_ data: any ViewRows, rows: Int, column: Int, descending: Bool, budget: Int) throws(InputError) -> [Int32] {
+        let sort = ExternalSort(keys: [(0, descending)], budget: budget)
+        var record = Record()
+        var failure: InputError?
+        data.scan(0..<rows) { id, fields in
+            record.clear()
+            record.append(fields[column])
+            do throws(InputError) { try sort.add(record, numeric: [false], number: id) } catch {
+                failure = error
+                return false
+            }
+            return true
+        }
+        if let failure { throw failure }
+        try sort.finish(numeric: [false])
+        var ids: [Int32] = []
+        ids.reserveCapacity(sort.count)
+        do {
+            try sort.merge(numeric: [false]) { _, number in
+                ids.append(Int32(truncatingIfNeeded: number))
+                return true
+            }
+        } catch {
+            switch error {
+            case .input(let error): throw error
+            case .output: break  // the body writes nothing
+            }
         }
         return ids
     }

@@ -53,12 +53,16 @@ struct ExternalSortTests {
         try sort.finish(numeric: [true, true])
         #expect(sort.runs.count > 5)
         var merged: [(Int, Int)] = []
-        try sort.merge(numeric: [true, true]) { fields in
+        var numbers: [Int] = []
+        try sort.merge(numeric: [true, true]) { fields, number in
             merged.append((Int(String(decoding: fields[0], as: UTF8.self))!, Int(String(decoding: fields[1], as: UTF8.self))!))
+            numbers.append(number)
             return true
         }
         let expected = values.enumerated().sorted { ($0.element, $0.offset) < ($1.element, $1.offset) }.map { ($0.element, $0.offset) }
         #expect(merged.map(\.0) == expected.map(\.0) && merged.map(\.1) == expected.map(\.1))
+        // Each row comes with the number it was added with (its place in the input here).
+        #expect(numbers == expected.map(\.1))
     }
 
     /// A CSV of about 3 MB: more than `--memory-limit 1M` holds.

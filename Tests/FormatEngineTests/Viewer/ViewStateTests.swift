@@ -185,6 +185,26 @@ struct ViewStateTests {
         }
     }
 
+    @Test("V3/P2: past --memory-limit a text column is sorted in runs on disk and merged: the same order, on 60 generated tables")
+    func textSortBeyondMemory() throws {
+        for seed in 0..<60 as Range<UInt64> {
+            let (csv, rows) = Self.randomCSV(rows: Int(seed % 5) * 60 + 150, seed: seed)
+            var options = FormatOptions()
+            options.memoryLimit = [600, 1500, 3000][Int(seed % 3)]
+            let model = try Self.view(csv, width: 80, height: 12, options: options)
+            // The values do not fit the budget: the sort goes to disk.
+            #expect(ViewState.heldTextValues(MemoryRows(rows), rows: rows.count, column: 1, budget: options.memoryLimit) == nil, "seed \(seed)")
+            Self.press(model, "l")
+            Self.press(model, "s")
+            #expect(Self.order(model) == Self.expectedOrder(rows, column: 1, numeric: false, descending: false), "seed \(seed)")
+            Self.press(model, "s")
+            #expect(Self.order(model) == Self.expectedOrder(rows, column: 1, numeric: false, descending: true), "seed \(seed)")
+        }
+        // Within the budget the values are held.
+        let (_, rows) = Self.randomCSV(rows: 50, seed: 1)
+        #expect(ViewState.heldTextValues(MemoryRows(rows), rows: rows.count, column: 1, budget: 1 << 20)?.count == 50)
+    }
+
     @Test("V3: the sorted heading shows ▲ then ▼; --sort opens the view sorted")
     func sortArrow() throws {
         let model = try Self.view("name,qty\nb,2\na,10\nc,1\n", width: 40, height: 7)
