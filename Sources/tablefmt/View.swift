@@ -145,7 +145,7 @@ func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, 
             printError("tablefmt: cannot make a temporary file in \(RowSpool.temporaryDirectory): \(systemMessage(errno))")
             return 74
         }
-        let path = String(cString: template)
+        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         defer { unlink(path) }
         try model.writeSelection(to: OutputBuffer(DescriptorSink(fd: fd)))
         close(fd)
