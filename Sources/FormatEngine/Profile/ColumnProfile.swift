@@ -171,6 +171,18 @@ extension ColumnProfile {
             noteWidest(cell, measure: measure)
             return
         }
+        // A short whole number in a column that is no date or boolean column so far: what the
+        // steps below would note for it, without parsing it (`NumberShape.shortWholeNumber`).
+        if dates == 0 && booleans == 0, let digits = NumberShape.shortWholeNumber(cell) {
+            if digits > width { width = digits }
+            if trackWords && digits > longestWord { longestWord = digits }
+            values += 1
+            numbers += 1
+            integers += 1
+            integerWidth = max(integerWidth, digits)
+            strippedIntegerWidth = max(strippedIntegerWidth, digits)
+            return
+        }
         let ascii = DisplayWidth.printableASCIIWidth(cell)
         let width = ascii ?? measure.nonASCIIWidth(utf8: cell)
         if width > self.width { self.width = width }

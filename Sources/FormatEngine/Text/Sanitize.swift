@@ -217,6 +217,14 @@ enum TextBytes {
         return noHighOrDel && allAtLeastSpace
     }
 
+    /// True when all eight bytes are ASCII digits: each one's high nibble is 3, and stays 3 with 6
+    /// added (no byte of 0x30–0x3F carries into the next).
+    @inline(__always)
+    static func allDigits(_ word: UInt64) -> Bool {
+        let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, threes: UInt64 = 0x3030_3030_3030_3030
+        return word & nibbles == threes && (word &+ SWAR.ones &* 6) & nibbles == threes
+    }
+
     /// True when some byte might need escaping: < 0x20, 0x7F, 0xC2 (a possible C1 lead byte),
     /// 0xE2 (a possible bidirectional control's) or 0xEF (a possible U+FEFF's).
     @inline(__always)

@@ -381,9 +381,19 @@ struct CellTypeTests {
     func fastPathsAgreeWithTheGrammar() {
         func check(_ bytes: [UInt8]) {
             bytes.withUnsafeBufferPointer { cell in
-                #expect(NumberShape.parse(cell) == NumberShape.parseFully(cell), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                let full = NumberShape.parseFully(cell)
+                #expect(NumberShape.parse(cell) == full, "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                // The sizing's shortcut: exactly the whole numbers of one to eight digits, as the
+                // grammar reads them (an integer, all of it the number, its point at the end).
+                let whole = full.map { $0.kind == .integer && $0.unit == nil && $0.detachedSign == nil && $0.number == 0..<cell.count && $0.point == cell.count } ?? false
+                let digitsOnly = bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
+                #expect(NumberShape.shortWholeNumber(cell) == (whole && digitsOnly && cell.count <= 8 ? cell.count : nil), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
             }
         }
+        // An empty cell, seen in place before a digit (a cell's bytes are followed by the next
+        // cell's), is no number.
+        let digitAfter: [UInt8] = [0x37]
+        digitAfter.withUnsafeBufferPointer { #expect(NumberShape.shortWholeNumber(UnsafeBufferPointer(rebasing: $0[0..<0])) == nil) }
         // Every cell of up to four bytes from the bytes the fast paths decide on.
         let alphabet = Array("019-.%+,e a".utf8) + [0x2F, 0x3A, 0xC3]
         var cells: [[UInt8]] = [[]]
@@ -393,7 +403,7 @@ struct CellTypeTests {
         }
         // Longer ones at random, 1 to 12 bytes (the short path takes 2 to 8, the loop the rest).
         var rng = SplitMix64(seed: 0x5EED_C1)
-        let digitsMostly = Array("0123456789".utf8) + Array("0123456789-.%".utf8) + [0x2C, 0x65, 0x20, 0x41, 0x80, 0xE2]
+        let digitsMostly = Array("0123456789".utf8) + Array("0123456789-.%".utf8) + [0x2C, 0x65, 0x20, 0x41, 0x80, 0xE2, 0x2F, 0x3A, 0x3F, 0xF9, 0xFA]
         for _ in 0..<50_000 {
             let count = 1 + Int(rng.next() % 12)
             check((0..<count).map { _ in digitsMostly[Int(rng.next() % UInt64(digitsMostly.count))] })
