@@ -255,8 +255,14 @@ final class InputStream {
         let limit = filled
         let storage = storage  // a local: the loop reads no class property
         while i < limit {
-            // Fast path: eight ASCII bytes at a time, again after every multibyte sequence.
-            while i &+ 8 <= limit && UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self) & SWAR.highBits == 0 {
+            // Fast path: eight ASCII bytes at a time, again after every multibyte sequence, and
+            // straight to the first byte of a word that is not ASCII.
+            while i &+ 8 <= limit {
+                let high = UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self) & SWAR.highBits
+                if high != 0 {
+                    i &+= high.trailingZeroBitCount >> 3
+                    break
+                }
                 i &+= 8
             }
             if i >= limit { break }
