@@ -254,9 +254,13 @@ extension ColumnProfile {
         }
     }
 
+    /// The same for a cell that is not printable ASCII: measured only when it may be wider than the
+    /// widest so far (by its byte count, or by the bound its bytes give, `plainWidthBound`), or
+    /// has something to escape.
     @inline(never)
     private mutating func noteWidestNonASCII(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth) {
-        if cell.count > width || Sanitize.needsEscaping(utf8: cell) {
+        let mayBeWider = cell.count > width ? (measure.plainWidthBound(utf8: cell) ?? Int.max) > width : Sanitize.needsEscaping(utf8: cell)
+        if mayBeWider {
             let measured = measure.nonASCIIWidth(utf8: cell)
             if measured > width { width = measured }
         }

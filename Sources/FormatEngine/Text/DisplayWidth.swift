@@ -208,6 +208,47 @@ public struct DisplayWidth: Sendable {
         return TextBytes.allPrintableASCII(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)) ? count : nil
     }
 
+    /// At least the width of UTF-8 text, from its bytes alone, or nil when the text may need
+    /// escaping (a byte `TextBytes.mayNeedEscaping` marks, or a leading mark, `startsWithMark`),
+    /// and always with `ambiguousIsWide`. Without escapes a scalar of one or two bytes takes at
+    /// most one column, one of three or four at most two, and no cluster rule makes a cluster wider
+    /// than its scalars' sum. One scan, eight bytes at a time.
+    func plainWidthBound(utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        let count = utf8.count
+        guard !ambiguousIsWide, !Self.startsWithMark(utf8) else { return nil }
+        guard let base = utf8.baseAddress, count > 0 else { return 0 }
+        let raw = UnsafeRawPointer(base)
+        // Per byte: -1 for a continuation byte (10xxxxxx), +1 for the lead of three or four bytes
+        // (111xxxxx).
+        func adjustment(_ word: UInt64) -> Int {
+            let continuation = SWAR.equalBytes(word & (SWAR.ones &* 0xC0), SWAR.ones &* 0x80)
+            let wideLead = SWAR.equalBytes(word & (SWAR.ones &* 0xE0), SWAR.ones &* 0xE0)
+            return wideLead.nonzeroBitCount &- continuation.nonzeroBitCount
+        }
+        if count < 8 {
+            if TextBytes.mayNeedEscaping(TextBytes.word(raw, count: count)) { return nil }
+            var bound = count
+            for byte in utf8 {
+                if byte & 0xC0 == 0x80 { bound &-= 1 } else if byte & 0xE0 == 0xE0 { bound &+= 1 }
+            }
+            return bound
+        }
+        var bound = count
+        var index = 0
+        while index &+ 8 <= count {
+            let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+            if TextBytes.mayNeedEscaping(word) { return nil }
+            bound &+= adjustment(word)
+            index &+= 8
+        }
+        guard index < count else { return bound }
+        // The last bytes: tested in the last eight, counted with the ones already counted shifted
+        // out (a zero byte counts nothing).
+        let last = raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+        if TextBytes.mayNeedEscaping(last) { return nil }
+        return bound &+ adjustment(last >> UInt64(8 &* (8 &- (count &- index))))
+    }
+
     /// The width of a printable (non-control) code point: 0, 1 or 2.
     @inline(__always)
     static func printableWidth(_ value: UInt32, ambiguousIsWide: Bool) -> Int {

@@ -228,6 +228,44 @@ struct DisplayWidthTests {
         }
     }
 
+    @Test("W1: text with nothing to escape is never wider than the bound its bytes give, and text that may need escaping gets none (every scalar alone, after a letter, doubled and after an emoji; generated text); the bound counts 1 a scalar of one or two bytes, 2 one of three or four")
+    func widthBound() {
+        func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
+        /// The bound, computed here from the scalars.
+        func expectedBound(_ text: String) -> Int { text.unicodeScalars.reduce(0) { $0 + (String($1).utf8.count >= 3 ? 2 : 1) } }
+        func check(_ text: String) {
+            let utf8 = bytes(text)
+            utf8.withUnsafeBufferPointer { cell in
+                #expect(wide.plainWidthBound(utf8: cell) == nil)
+                guard let bound = narrow.plainWidthBound(utf8: cell) else {
+                    // Only text that may need escaping has no bound: a suspect byte or a leading mark.
+                    let suspect = utf8.contains { $0 < 0x20 || $0 == 0x7F || $0 == 0xC2 || $0 == 0xE2 || $0 == 0xEF } || DisplayWidth.startsWithMark(cell)
+                    #expect(suspect, "\(text.debugDescription)")
+                    return
+                }
+                #expect(!Sanitize.needsEscaping(utf8: cell), "\(text.debugDescription)")
+                #expect(bound == expectedBound(text), "\(text.debugDescription)")
+                #expect(narrow.width(utf8: cell) <= bound, "\(text.debugDescription)")
+            }
+        }
+        var value: UInt32 = 0x20
+        while value <= 0x10FFFF {
+            if let scalar = Unicode.Scalar(value) {
+                let one = String(scalar)
+                check(one)
+                check("a" + one)
+                check(one + one)
+                check("\u{1F600}" + one)
+            }
+            value += value < 0x30000 ? 1 : 61
+        }
+        var rng = SplitMix64(seed: 0xB0_0D)
+        let pieces = ["a", "Z", " ", "é", "e\u{301}", "中", "한", "ｶ", "😀", "👍🏽", "👨‍👩‍👧", "🇯🇵", "❤️", "#️⃣", "☺", "क्ष", "कि", "مرحبا", "ไทย", "ก้", "Ж", "\u{200B}", "\u{FE0F}", "\u{20DD}", "°", "±", "\t", "\u{1B}", "\u{85}", "\u{202E}", "\u{FEFF}", "\u{2028}", "–", "ｱ"]
+        for _ in 0..<20_000 {
+            check((0..<Int(rng.next() % 12)).map { _ in pieces[Int(rng.next() % UInt64(pieces.count))] }.joined())
+        }
+    }
+
     @Test("E5: bytes that are not UTF-8 count as U+FFFD and never trap")
     func invalidUTF8() {
         func measure(_ bytes: [UInt8], _ measure: DisplayWidth) -> Int {
