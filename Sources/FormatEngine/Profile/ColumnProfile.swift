@@ -183,6 +183,19 @@ extension ColumnProfile {
             strippedIntegerWidth = max(strippedIntegerWidth, digits)
             return
         }
+        // The same for a short decimal (`NumberShape.shortDecimal`): its point's offset splits it.
+        if dates == 0 && booleans == 0, let point = NumberShape.shortDecimal(cell) {
+            let count = cell.count
+            if count > width { width = count }
+            if trackWords && count > longestWord { longestWord = count }
+            values += 1
+            numbers += 1
+            integerWidth = max(integerWidth, point)
+            fractionWidth = max(fractionWidth, count &- point)
+            strippedIntegerWidth = max(strippedIntegerWidth, point)
+            strippedFractionWidth = max(strippedFractionWidth, count &- point)
+            return
+        }
         let ascii = DisplayWidth.printableASCIIWidth(cell)
         let width = ascii ?? measure.nonASCIIWidth(utf8: cell)
         if width > self.width { self.width = width }

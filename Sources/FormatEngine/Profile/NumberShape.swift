@@ -55,6 +55,37 @@ struct NumberShape: Sendable, Equatable {
         return n
     }
 
+    /// The offset of the point of a decimal of three to eight bytes, one `.` with digits after it
+    /// and none or digits before it, no leading zero but a lone one (`1.5`, `373.55`, `0.25`,
+    /// `.125`), the commonest
+    /// decimal cell: `parse` would give it `.decimal`, its bytes as the number and its point there;
+    /// nil for any other cell. Its bytes as one word, and word tests.
+    @inline(__always)
+    static func shortDecimal(_ c: UnsafeBufferPointer<UInt8>) -> Int? {
+        let n = c.count
+        guard n >= 3 && n <= 8, let base = c.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        // The cell's bytes, in order, and '0' in the bytes after them.
+        var word: UInt64
+        if n == 8 {
+            word = raw.loadUnaligned(as: UInt64.self)
+        } else {
+            if n >= 4 {
+                word = UInt64(raw.loadUnaligned(as: UInt32.self)) | UInt64(raw.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)) << UInt64(8 &* (n &- 4))
+            } else {
+                word = UInt64(raw.loadUnaligned(as: UInt16.self)) | UInt64(base[2]) << 16
+            }
+            word |= (SWAR.ones &* 0x30) << UInt64(8 &* n)
+        }
+        let points = SWAR.equalBytes(word, SWAR.ones &* 0x2E)
+        guard points.nonzeroBitCount == 1 else { return nil }
+        let point = points.trailingZeroBitCount >> 3
+        // The point as a '0' ('.' ^ '0' = 0x1E): then every byte must be a digit.
+        guard point <= n &- 2, point <= 1 || base[0] != UInt8(ascii: "0"),
+              TextBytes.allDigits(word ^ (points >> 7) &* 0x1E) else { return nil }
+        return point
+    }
+
     /// The full grammar: signs, currency before or after, grouping, decimal comma, exponent, units.
     @inline(never)
     static func parseFully(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {

@@ -388,12 +388,19 @@ struct CellTypeTests {
                 let whole = full.map { $0.kind == .integer && $0.unit == nil && $0.detachedSign == nil && $0.number == 0..<cell.count && $0.point == cell.count } ?? false
                 let digitsOnly = bytes.allSatisfy { $0 >= 0x30 && $0 <= 0x39 }
                 #expect(NumberShape.shortWholeNumber(cell) == (whole && digitsOnly && cell.count <= 8 ? cell.count : nil), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
+                // And its decimals: one '.', digits around it, all of it the number, 3 to 8 bytes.
+                let pointAt = full.flatMap { $0.kind == .decimal && $0.unit == nil && $0.detachedSign == nil && $0.number == 0..<cell.count ? $0.point : nil }
+                let plainDecimal = pointAt.map { p in p < bytes.count && bytes[p] == 0x2E && bytes.enumerated().allSatisfy { $0.offset == p || $0.element >= 0x30 && $0.element <= 0x39 } } ?? false
+                #expect(NumberShape.shortDecimal(cell) == (plainDecimal && (3...8).contains(cell.count) ? pointAt : nil), "\(String(decoding: bytes, as: UTF8.self).debugDescription)")
             }
         }
         // An empty cell, seen in place before a digit (a cell's bytes are followed by the next
         // cell's), is no number.
         let digitAfter: [UInt8] = [0x37]
         digitAfter.withUnsafeBufferPointer { #expect(NumberShape.shortWholeNumber(UnsafeBufferPointer(rebasing: $0[0..<0])) == nil) }
+        // Nor is a decimal's start seen without its end (`1.` before `5`).
+        let decimalAfter: [UInt8] = Array("1.5".utf8)
+        decimalAfter.withUnsafeBufferPointer { #expect(NumberShape.shortDecimal(UnsafeBufferPointer(rebasing: $0[0..<2])) == nil) }
         // Every cell of up to four bytes from the bytes the fast paths decide on.
         let alphabet = Array("019-.%+,e a".utf8) + [0x2F, 0x3A, 0xC3]
         var cells: [[UInt8]] = [[]]
