@@ -135,29 +135,12 @@ runs_wanted() {
     else echo "$RUNS"; fi
 }
 
-# measure MODE FILE CMD... : whole-process runs of CMD, one after another.
-# Sets R_STATUS (ok | "n/a (exit N)"), R_NS (median wall ns), R_CPU (median user+sys ns, "" if unknown),
-# R_KB (max peak RSS KiB, "" if unknown), R_RUNS.
-measure() {
-    local mode=$1 file=$2; shift 2
-    local times=() rss=() cpus=() i=0 want=$RUNS
-    R_STATUS=ok R_NS=0 R_CPU="" R_KB="" R_RUNS=0
-    while ((i < want)); do
-        i=$((i + 1))
-        run_once "$mode" "$file" "$@"
-        if ((O_RC != 0)); then R_STATUS="n/a (exit $O_RC)"; return; fi
-        times+=("$O_NS")
-        [[ -n $O_KB ]] && rss+=("$O_KB") && cpus+=("$O_CPU")
-        ((i == 1)) && want=$(runs_wanted "$O_NS")
-    done
-    R_RUNS=${#times[@]}
-    R_NS=$(median "${times[@]}")
-    if ((${#rss[@]})); then R_KB=$(max_of "${rss[@]}"); R_CPU=$(median "${cpus[@]}"); fi
-}
-
 # Tools measured in rounds: each round runs every tool once, in turn, so a change in the machine's
 # load during the run falls on all of them alike and their ratios stay fair (the machines here are
-# shared). tool_add LABEL CMD... queues a tool; measure_rounds FILE runs the queue and adds its rows.
+# shared). tool_add LABEL CMD... queues a tool; run_rounds MODE FILE runs the queue (FILE as stdin,
+# through cat, when MODE is pipe); result_of T then sets, for queued tool T, R_STATUS (ok | "n/a
+# (exit N)"), R_NS (median wall ns), R_CPU (median user+sys ns, "" if unknown), R_KB (max peak RSS
+# KiB, "" if unknown) and R_RUNS; clear_queue empties the queue.
 Q_LABEL=()
 tool_add() {
     local n=${#Q_LABEL[@]}
@@ -166,42 +149,64 @@ tool_add() {
     local -n cmd="Q_CMD_$n"
     cmd=("$@")
 }
-measure_rounds() {
-    local file=$1 n=${#Q_LABEL[@]} round=0 t more
-    local -a want status samples_ns samples_cpu peak
-    for ((t = 0; t < n; t++)); do want[t]=$RUNS status[t]=ok samples_ns[t]="" samples_cpu[t]="" peak[t]=0; done
+declare -a RES_STATUS RES_NS RES_CPU RES_PEAK
+run_rounds() {
+    local mode=$1 file=$2 n=${#Q_LABEL[@]} round=0 t more
+    local -a want
+    RES_STATUS=() RES_NS=() RES_CPU=() RES_PEAK=()
+    for ((t = 0; t < n; t++)); do want[t]=$RUNS RES_STATUS[t]=ok RES_NS[t]="" RES_CPU[t]="" RES_PEAK[t]=0; done
     more=1
     while ((more)); do
         round=$((round + 1)) more=0
         for ((t = 0; t < n; t++)); do
-            [[ ${status[t]} == ok ]] && ((round <= want[t])) || continue
+            [[ ${RES_STATUS[t]} == ok ]] && ((round <= want[t])) || continue
             local -n cmd="Q_CMD_$t"
-            run_once file "$file" "${cmd[@]}"
-            if ((O_RC != 0)); then status[t]="n/a (exit $O_RC)"; continue; fi
-            samples_ns[t]+=" $O_NS"
+            run_once "$mode" "$file" "${cmd[@]}"
+            if ((O_RC != 0)); then RES_STATUS[t]="n/a (exit $O_RC)"; continue; fi
+            RES_NS[t]+=" $O_NS"
             if [[ -n $O_KB ]]; then
-                samples_cpu[t]+=" $O_CPU"
-                ((O_KB > peak[t])) && peak[t]=$O_KB
+                RES_CPU[t]+=" $O_CPU"
+                ((O_KB > RES_PEAK[t])) && RES_PEAK[t]=$O_KB
             fi
             ((round == 1)) && want[t]=$(runs_wanted "$O_NS")
             ((round < want[t])) && more=1
         done
     done
-    for ((t = 0; t < n; t++)); do
-        R_STATUS=${status[t]} R_NS=0 R_CPU="" R_KB="" R_RUNS=0
-        if [[ $R_STATUS == ok ]]; then
-            # shellcheck disable=SC2086
-            set -- ${samples_ns[t]}
-            R_RUNS=$# R_NS=$(median "$@")
-            if [[ -n ${samples_cpu[t]} ]]; then
-                # shellcheck disable=SC2086
-                R_CPU=$(median ${samples_cpu[t]}) R_KB=${peak[t]}
-            fi
-        fi
-        row_add "${Q_LABEL[t]}"
-        unset "Q_CMD_$t"
-    done
+}
+result_of() {
+    local t=$1
+    R_STATUS=${RES_STATUS[t]} R_NS=0 R_CPU="" R_KB="" R_RUNS=0
+    [[ $R_STATUS == ok ]] || return 0
+    # shellcheck disable=SC2086
+    set -- ${RES_NS[t]}
+    R_RUNS=$# R_NS=$(median "$@")
+    if [[ -n ${RES_CPU[t]} ]]; then
+        # shellcheck disable=SC2086
+        R_CPU=$(median ${RES_CPU[t]}) R_KB=${RES_PEAK[t]}
+    fi
+}
+clear_queue() {
+    local t
+    for ((t = 0; t < ${#Q_LABEL[@]}; t++)); do unset "Q_CMD_$t"; done
     Q_LABEL=()
+}
+# measure_rounds FILE : the queued tools on FILE, in rounds, each tool's results a row of the table.
+measure_rounds() {
+    local t
+    run_rounds file "$1"
+    for ((t = 0; t < ${#Q_LABEL[@]}; t++)); do
+        result_of "$t"
+        row_add "${Q_LABEL[t]}"
+    done
+    clear_queue
+}
+# measure MODE FILE CMD... : one tool alone (its runs one after another), results in R_*.
+measure() {
+    local mode=$1 file=$2; shift 2
+    tool_add "" "$@"
+    run_rounds "$mode" "$file"
+    result_of 0
+    clear_queue
 }
 
 # One table per input. Rows are collected, then printed once Miller's time is known.
