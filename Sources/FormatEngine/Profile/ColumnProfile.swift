@@ -165,35 +165,18 @@ extension ColumnProfile {
         }
     }
 
-    /// Takes one cell into account.
+    /// Takes one cell into account. (`ColumnProfiler.add` gives a column settled as text, when
+    /// words are not tracked, to the shorter `noteWidest`, which notes the same.)
     mutating func note(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
-        if settledText && !trackWords {
-            noteWidest(cell, measure: measure)
-            return
-        }
-        // A short whole number in a column that is no date or boolean column so far: what the
-        // steps below would note for it, without parsing it (`NumberShape.shortWholeNumber`).
-        if dates == 0 && booleans == 0, let digits = NumberShape.shortWholeNumber(cell) {
-            if digits > width { width = digits }
-            if trackWords && digits > longestWord { longestWord = digits }
-            values += 1
-            numbers += 1
-            integers += 1
-            integerWidth = max(integerWidth, digits)
-            strippedIntegerWidth = max(strippedIntegerWidth, digits)
-            return
-        }
-        // The same for a short decimal (`NumberShape.shortDecimal`): its point's offset splits it.
-        if dates == 0 && booleans == 0, let point = NumberShape.shortDecimal(cell) {
-            let count = cell.count
+        // A short whole number or decimal (`NumberShape.shortWholeNumber`, `shortDecimal`: word
+        // tests, no parse) in a column that is no date or boolean column so far: what the steps
+        // below would note for it, without their other tests.
+        if dates == 0 && booleans == 0, let point = NumberShape.shortWholeNumber(cell) ?? NumberShape.shortDecimal(cell) {
+            let count = cell.count  // printable ASCII: a byte is a column
             if count > width { width = count }
-            if trackWords && count > longestWord { longestWord = count }
+            if trackWords && count > longestWord { longestWord = count }  // no space: one word
             values += 1
-            numbers += 1
-            integerWidth = max(integerWidth, point)
-            fractionWidth = max(fractionWidth, count &- point)
-            strippedIntegerWidth = max(strippedIntegerWidth, point)
-            strippedFractionWidth = max(strippedFractionWidth, count &- point)
+            noteNumber(point == count ? .integer : .decimal, before: point, after: count &- point, strippedBefore: point, strippedAfter: count &- point)
             return
         }
         let ascii = DisplayWidth.printableASCIIWidth(cell)
@@ -223,19 +206,15 @@ extension ColumnProfile {
             return
         }
         if let shape = NumberShape.parse(cell) {
-            numbers += 1
             // As written: the part before the separator, measured (a prefix may be € or £; in
-            // printable ASCII a byte is a column).
+            // printable ASCII a byte is a column). With the unit out: the sign and the number,
+            // plain ASCII.
             let pointByte = shape.number.lowerBound + shape.point
             let before = pointByte == cell.count ? width
                 : ascii != nil ? pointByte : measure.width(utf8: UnsafeBufferPointer(rebasing: cell[0..<pointByte]))
-            integerWidth = max(integerWidth, before)
-            fractionWidth = max(fractionWidth, width - before)
-            // With the unit out: the sign and the number, plain ASCII.
             let sign = shape.detachedSign == nil ? 0 : 1
-            strippedIntegerWidth = max(strippedIntegerWidth, sign + shape.point)
-            strippedFractionWidth = max(strippedFractionWidth, shape.number.count - shape.point + (shape.kind == .percent ? 1 : 0))
-            if shape.kind == .integer { integers += 1 } else if shape.kind == .percent { percents += 1 }
+            noteNumber(shape.kind, before: before, after: width - before, strippedBefore: sign + shape.point,
+                       strippedAfter: shape.number.count - shape.point + (shape.kind == .percent ? 1 : 0))
             if shape.kind == .quantity, let range = shape.unit {
                 quantities += 1
                 let unitBytes = UnsafeBufferPointer(rebasing: cell[range])
@@ -250,6 +229,18 @@ extension ColumnProfile {
         }
         if CellKind.isDate(cell) { dates += 1 } else if CellKind.isBoolean(cell) { booleans += 1 }
         settledText = values > numbers && values > dates && values > booleans
+    }
+
+    /// Takes a number into account by its parts' widths: before its separator and from it, as
+    /// written and with its unit out.
+    @inline(__always)
+    private mutating func noteNumber(_ kind: CellKind, before: Int, after: Int, strippedBefore: Int, strippedAfter: Int) {
+        numbers += 1
+        integerWidth = max(integerWidth, before)
+        fractionWidth = max(fractionWidth, after)
+        strippedIntegerWidth = max(strippedIntegerWidth, strippedBefore)
+        strippedFractionWidth = max(strippedFractionWidth, strippedAfter)
+        if kind == .integer { integers += 1 } else if kind == .percent { percents += 1 }
     }
 
     /// Takes one cell of a column settled as text into account, when words are not tracked: only
