@@ -323,6 +323,29 @@ struct ViewTerminalTests {
         #expect(always.modesRestored)
     }
 
+    @Test("V3/P2: a text sort past --memory-limit that cannot make its temporary files says so in the status line and leaves the order as it was")
+    func textSortWithoutTemporarySpace() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-sort-\(getpid()).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        // About 2 MB of names: their sort values pass a 1 MB budget.
+        var text = "id,name\n"
+        for k in 1...20_000 { text += "\(k),customer name number \(20_000 - k) of many\n" }
+        try text.write(to: url, atomically: true, encoding: .utf8)
+        // The view makes its own temporary file at the start; the folder is gone by the sort.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-sort-tmp-\(getpid())")
+        try? FileManager.default.removeItem(at: dir)
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let session = try Session(["--memory-limit", "1M", url.path], environment: ["TMPDIR": dir.path])
+        #expect(session.read(until: "row 1 of 20,000 "))
+        try FileManager.default.removeItem(at: dir)
+        session.send("l")
+        session.send("s")
+        #expect(session.read(until: "cannot sort: cannot make a temporary file"))
+        #expect(!session.screen.contains("sort: Name"))
+        session.send("q")
+        #expect(session.wait() == 0)
+    }
+
     @Test("V7: the spool leaves no file in TMPDIR")
     func noTemporaryFileLeft() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-tmp-\(getpid())")
