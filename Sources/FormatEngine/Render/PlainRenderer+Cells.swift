@@ -27,6 +27,25 @@ struct CellSlot {
 extension PlainRenderer {
     // MARK: - Cells
 
+    /// The common cell, drawn in the row loop without a call: printable ASCII that fits, in a text
+    /// column (left-aligned) or ending at the right edge of a right-aligned one as a number would
+    /// (`endsLikeColumn`). Draws it as `cell` would and returns true; false for any other cell,
+    /// which is left to `cell`.
+    @inline(__always)
+    func plainASCIICell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot) throws(OutputError) -> Bool {
+        guard let ascii = DisplayWidth.printableASCIIWidth(cell), ascii != 0, ascii <= column.width else { return false }
+        if column.rightEdgeAligned {
+            guard Self.endsLikeColumn(cell, column) else { return false }
+            out.pad(column.width &- ascii)
+            try out.write(cell)
+            return true
+        }
+        guard !column.right && !column.numeric else { return false }
+        try out.write(cell)
+        out.pad(column.width &- ascii)
+        return true
+    }
+
     /// One cell on one line.
     /// - Parameter padded: false when nothing follows the cell on its line (its padding is dropped).
     func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot, padded: Bool = true) throws(OutputError) {

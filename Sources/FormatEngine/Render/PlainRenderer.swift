@@ -200,7 +200,10 @@ final class PlainRenderer: Renderer {
         try slots.withUnsafeBufferPointer { (slots) throws(OutputError) in
             for k in 0..<slots.count {
                 if k > 0 { try between() }
-                try cell(fields[slots[k].source], in: slots[k], padded: !(unpaddedLast && k == slots.count &- 1))
+                let slot = slots[k]
+                let cell = fields[slot.source]
+                if try plainASCIICell(cell, in: slot) { continue }
+                try self.cell(cell, in: slot, padded: !(unpaddedLast && k == slots.count &- 1))
             }
         }
         if striped { out.flushPadding() }
