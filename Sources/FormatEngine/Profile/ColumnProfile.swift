@@ -104,8 +104,8 @@ struct ColumnProfiler {
                 let cell = UnsafeBufferPointer(start: fields.base + start, count: end &- start)
                 if columns[i].settledText && !trackWords {
                     columns[i].noteWidest(cell, measure: measure)
-                } else {
-                    columns[i].note(cell, measure: measure, trackWords: trackWords)
+                } else if !columns[i].noteShortNumber(cell, trackWords: trackWords) {
+                    columns[i].noteAnyCell(cell, measure: measure, trackWords: trackWords)
                 }
                 start = end
             }
@@ -168,17 +168,27 @@ extension ColumnProfile {
     /// Takes one cell into account. (`ColumnProfiler.add` gives a column settled as text, when
     /// words are not tracked, to the shorter `noteWidest`, which notes the same.)
     mutating func note(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
-        // A short whole number or decimal (`NumberShape.shortWholeNumber`, `shortDecimal`: word
-        // tests, no parse) in a column that is no date or boolean column so far: what the steps
-        // below would note for it, without their other tests.
-        if dates == 0 && booleans == 0, let point = NumberShape.shortWholeNumber(cell) ?? NumberShape.shortDecimal(cell) {
-            let count = cell.count  // printable ASCII: a byte is a column
-            if count > width { width = count }
-            if trackWords && count > longestWord { longestWord = count }  // no space: one word
-            values += 1
-            noteNumber(point == count ? .integer : .decimal, before: point, after: count &- point, strippedBefore: point, strippedAfter: count &- point)
-            return
-        }
+        if !noteShortNumber(cell, trackWords: trackWords) { noteAnyCell(cell, measure: measure, trackWords: trackWords) }
+    }
+
+    /// A short whole number or decimal (`NumberShape.shortWholeNumber`, `shortDecimal`: word
+    /// tests, no parse) in a column that is no date or boolean column so far: notes what
+    /// `noteAnyCell` would for it, without its other tests, and returns true; false for any other
+    /// cell. (Small, for the sizing loop to take in.)
+    @inline(__always)
+    mutating func noteShortNumber(_ cell: UnsafeBufferPointer<UInt8>, trackWords: Bool) -> Bool {
+        guard dates == 0 && booleans == 0, let point = NumberShape.shortWholeNumber(cell) ?? NumberShape.shortDecimal(cell) else { return false }
+        let count = cell.count  // printable ASCII: a byte is a column
+        if count > width { width = count }
+        if trackWords && count > longestWord { longestWord = count }  // no space: one word
+        values += 1
+        noteNumber(point == count ? .integer : .decimal, before: point, after: count &- point, strippedBefore: point, strippedAfter: count &- point)
+        return true
+    }
+
+    /// `note` for any cell: measured, then tried as each kind in turn.
+    @inline(never)
+    mutating func noteAnyCell(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
         let ascii = DisplayWidth.printableASCIIWidth(cell)
         let width = ascii ?? measure.nonASCIIWidth(utf8: cell)
         if width > self.width { self.width = width }
