@@ -159,6 +159,10 @@ struct CSVReader {
                                 runStart = q &+ 1
                                 if runStart == end || (buffer[runStart] == 0x22 && dialect.quoting) {
                                     p = runStart
+                                    // Quoted fields as most are written are taken here, without
+                                    // going through the machine's states; any other is left to it.
+                                    while p < end && buffer[p] == 0x22 && dialect.quoting && takePlainQuotedField(&record, buffer, &p, end) {}
+                                    if p < end && (buffer[p] != 0x22 || !dialect.quoting) { continue fields }
                                     state = .fieldStart
                                     break fields
                                 }
@@ -249,6 +253,22 @@ struct CSVReader {
             }
         }
         return false
+    }
+
+    /// A quoted field as most are written: nothing inside it to decode or count (no `""`, no
+    /// line break) and the delimiter right after its closing quote. At `p`, its opening quote:
+    /// appends its bytes, ends the field, moves `p` past the delimiter and returns true. Any other
+    /// field, or one that runs past the buffered bytes, is left as it is (false), for the machine.
+    @inline(__always)
+    mutating func takePlainQuotedField(_ record: inout Record, _ buffer: UnsafeMutablePointer<UInt8>, _ p: inout Int, _ end: Int) -> Bool {
+        var close = p &+ 1
+        SWAR.skip(buffer, &close, end, to: SWAR.quote, below: SWAR.belowLineBreaks, stops: quotedStops) { _ in 0 }
+        guard close &+ 1 < end, buffer[close] == 0x22, buffer[close &+ 1] == dialect.delimiter else { return false }
+        if close > p &+ 1 { record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + (p &+ 1), count: close &- p &- 1)) }
+        record.endFieldAssumingUnique()
+        recordQuoted = true
+        p = close &+ 2
+        return true
     }
 
     mutating func newLine(at p: Int) {
