@@ -172,17 +172,21 @@ extension ColumnProfile {
     }
 
     /// A short whole number or decimal (`NumberShape.shortWholeNumber`, `shortDecimal`: word
-    /// tests, no parse) in a column that is no date or boolean column so far: notes what
-    /// `noteAnyCell` would for it, without its other tests, and returns true; false for any other
-    /// cell. (Small, for the sizing loop to take in.)
+    /// tests, no parse), or one with `%` after it, in a column that is no date, boolean or text
+    /// column so far: notes what `noteAnyCell` would for it, without its other tests, and returns true;
+    /// false for any other cell. (Small, for the sizing loop to take in.)
     @inline(__always)
     mutating func noteShortNumber(_ cell: UnsafeBufferPointer<UInt8>, trackWords: Bool) -> Bool {
-        guard dates == 0 && booleans == 0, let point = NumberShape.shortWholeNumber(cell) ?? NumberShape.shortDecimal(cell) else { return false }
-        let count = cell.count  // printable ASCII: a byte is a column
-        if count > width { width = count }
+        let count = cell.count
+        guard dates == 0 && booleans == 0 && !settledText, count > 0, let base = cell.baseAddress else { return false }
+        // A percentage keeps its `%` in its cell, and its fraction part reaches over it (C3).
+        let percent = count > 1 && base[count &- 1] == UInt8(ascii: "%")
+        let number = UnsafeBufferPointer(start: base, count: percent ? count &- 1 : count)
+        guard let point = NumberShape.shortWholeNumber(number) ?? NumberShape.shortDecimal(number) else { return false }
+        if count > width { width = count }  // printable ASCII: a byte is a column
         if trackWords && count > longestWord { longestWord = count }  // no space: one word
         values += 1
-        noteNumber(point == count ? .integer : .decimal, before: point, after: count &- point, strippedBefore: point, strippedAfter: count &- point)
+        noteNumber(percent ? .percent : point == count ? .integer : .decimal, before: point, after: count &- point, strippedBefore: point, strippedAfter: count &- point)
         return true
     }
 

@@ -416,4 +416,47 @@ struct CellTypeTests {
             check((0..<count).map { _ in digitsMostly[Int(rng.next() % UInt64(digitsMostly.count))] })
         }
     }
+
+    @Test("C1/C3: the sizing's shortcut for short numbers and percentages notes what the full path notes (every short cell of number bytes, and runs of generated cells)")
+    func sizingShortcutAgreesWithTheFullPath() {
+        let measure = DisplayWidth()
+        // The same cells into two profiles: one by `note` (the shortcut first), one by the full path alone.
+        func check(_ cells: [[UInt8]], trackWords: Bool) {
+            var shortcut = ColumnProfile(name: "c")
+            var full = ColumnProfile(name: "c")
+            for bytes in cells {
+                bytes.withUnsafeBufferPointer { cell in
+                    shortcut.note(cell, measure: measure, trackWords: trackWords)
+                    full.noteAnyCell(cell, measure: measure, trackWords: trackWords)
+                }
+            }
+            #expect(shortcut == full, "\(cells.map { String(decoding: $0, as: UTF8.self) })")
+        }
+        let alphabet = Array("019-.%+,e a".utf8) + [0xC3]
+        var cells: [[UInt8]] = [[]]
+        for _ in 0..<4 {
+            cells = cells.flatMap { cell in alphabet.map { cell + [$0] } }
+            for cell in cells { check([cell], trackWords: false) }
+        }
+        // Runs: a column that has seen a date, a boolean or text before its numbers no longer takes
+        // the shortcut, so the runs mix them in.
+        var rng = SplitMix64(seed: 0x5EED_C3)
+        let others: [[UInt8]] = ["2024-11-27", "true", "n/a", "", "Smith", "12 kg", "-3", "1,000"].map { Array($0.utf8) }
+        let digitsMostly = Array("0123456789".utf8) + Array("0123456789.%".utf8)
+        var shortCells = 0
+        for _ in 0..<20_000 {
+            let run = (0..<(1 + Int(rng.next() % 6))).map { _ -> [UInt8] in
+                if rng.next() % 4 == 0 { return others[Int(rng.next() % UInt64(others.count))] }
+                return (0..<(1 + Int(rng.next() % 9))).map { _ in digitsMostly[Int(rng.next() % UInt64(digitsMostly.count))] }
+            }
+            var probe = ColumnProfile(name: "c")
+            run.first?.withUnsafeBufferPointer { if probe.noteShortNumber($0, trackWords: false) { shortCells += 1 } }
+            check(run, trackWords: rng.next() % 2 == 0)
+        }
+        // The generated runs do reach the shortcut, percentages included.
+        #expect(shortCells > 2_000)
+        var percent = ColumnProfile(name: "c")
+        let taken = Array("12.5%".utf8).withUnsafeBufferPointer { percent.noteShortNumber($0, trackWords: false) }
+        #expect(taken && percent.percents == 1 && percent.integerWidth == 2 && percent.fractionWidth == 3)
+    }
 }
