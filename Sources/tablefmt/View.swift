@@ -76,7 +76,8 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
             }
             return report(result)
         }
-        return view(peeked, options, tty: tty, color: color, sink)
+        // A regular file is viewed from the file (found again where it is, V7), not from the copy.
+        return view(input.isRereadable ? input : peeked, options, tty: tty, color: color, sink)
     }
     // A pipe that paused with less than a screen: printed, the rest streaming as it comes (P4).
     if peeked.paused && peeked.lines < size.height {
@@ -87,11 +88,10 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
 
 /// Runs the view on the terminal `tty` until `q` or `Ctrl-C`, then writes the selected rows.
 func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, color: Bool, _ sink: any OutputSink) -> Int32 {
-    let store: RowStore
-    do { store = try RowStore() } catch {
-        printError("tablefmt: \(error)")
-        return error.exitCode
-    }
+    // The spool's temporary file is made when the first rows are spooled: a CSV or TSV file found
+    // again where it is (V7) needs none, and one that cannot be made ends the run before the view
+    // opens (exit 74).
+    let store = RowStore()
     let loader = ViewLoader(store: store)
     loader.start(input, options: options)
     let size = Terminal.size(tty) ?? (width: 80, height: 24)

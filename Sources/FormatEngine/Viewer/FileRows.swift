@@ -99,9 +99,9 @@ package final class RowStore: ViewRows, @unchecked Sendable {
     let spool: RowSpool
     private let file = Locked<FileRows?>(nil)
 
-    /// A store that spools until told the rows can be found in their file.
-    /// - Throws: when no temporary file can be made for the spool.
-    package init() throws(InputError) { spool = try RowSpool() }
+    /// A store that spools until told the rows can be found in their file. The spool's file is
+    /// made when the first rows are spooled (`RowSpool.prepare`).
+    package init() { spool = RowSpool() }
 
     /// Rows from now on are found in their file (nil: spooled again, from the first row).
     func use(_ rows: FileRows?) { file.withLock { $0 = rows } }

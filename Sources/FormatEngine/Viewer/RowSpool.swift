@@ -68,7 +68,12 @@ final class MemoryRows: ViewRows {
 /// One thread appends (`append`, then `publish`); any thread reads what is published. A row is
 /// stored as its field count, each field's end (4 bytes each), then its bytes.
 package final class RowSpool: ViewRows, @unchecked Sendable {
-    private let fd: Int32
+    /// Where the temporary file goes.
+    private let directory: String
+    /// The temporary file, made by `prepare` when the first rows are published: a view of a file
+    /// read in place needs none (V7). Set by the appending thread before any row
+    /// is published, so a reader that sees a row (through `offsets`' lock) sees it set.
+    private var fd: Int32 = -1
     /// Rows appended and not yet written (the appending thread's own).
     private var pending: [UInt8] = []
     private var pendingEnds: [Int64] = []
@@ -77,18 +82,23 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
     /// in blocks that never move (an array grown by doubling would hold twice that while it grows).
     private let offsets = Locked(OffsetIndex())
 
-    /// A spool in `directory` (`TMPDIR`, else `/tmp`).
-    /// - Throws: `InputError` `.readFailed` (exit 74) when no temporary file can be made.
-    package init(directory: String? = nil) throws(InputError) {
-        let base = directory ?? Self.temporaryDirectory
-        let fd = unlinkedTemporaryFile(in: base, prefix: "tablefmt-view")
-        guard fd >= 0 else {
-            throw InputError(.readFailed, "cannot make a temporary file in \(base): \(systemMessage(errno)) (set TMPDIR)", source: base)
-        }
-        self.fd = fd
+    /// A spool in `directory` (`TMPDIR`, else `/tmp`); its file is made by `prepare`.
+    package init(directory: String? = nil) {
+        self.directory = directory ?? Self.temporaryDirectory
     }
 
-    deinit { close(fd) }
+    deinit { if fd >= 0 { close(fd) } }
+
+    /// Makes the temporary file, unless it is made already (the appending thread).
+    /// - Throws: `InputError` `.readFailed` (exit 74) when no temporary file can be made.
+    private func prepare() throws(InputError) {
+        guard fd < 0 else { return }
+        let made = unlinkedTemporaryFile(in: directory, prefix: "tablefmt-view")
+        guard made >= 0 else {
+            throw InputError(.readFailed, "cannot make a temporary file in \(directory): \(systemMessage(errno)) (set TMPDIR)", source: directory)
+        }
+        fd = made
+    }
 
     /// `TMPDIR` when set, else `/tmp`.
     package static var temporaryDirectory: String {
@@ -118,6 +128,7 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
     /// - Throws: `.readFailed` when the temporary file cannot be written (a full disk).
     func publish() throws(InputError) {
         guard !pendingEnds.isEmpty else { return }
+        try prepare()
         var done = 0
         while done < pending.count {
             let n = pending.withUnsafeBytes { pwrite(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(written) + off_t(done)) }

@@ -80,7 +80,14 @@ package final class ViewLoader: @unchecked Sendable {
             if let direct {
                 direct.publish(end: Int64(table.stream.offset) + bom)
             } else {
-                do { try store.spool.publish() } catch { failure = failure ?? error }
+                do {
+                    try store.spool.publish()
+                } catch {
+                    // Rows that could not be spooled are not shown: before the first, the view
+                    // does not open and the error ends the run (exit 74).
+                    failure = failure ?? error
+                    return
+                }
             }
             let (count, names, profiles) = (rows, columns, profiler.profiles)
             state.withLock { progress in

@@ -331,7 +331,7 @@ struct ViewTerminalTests {
         var text = "id,name\n"
         for k in 1...20_000 { text += "\(k),customer name number \(20_000 - k) of many\n" }
         try text.write(to: url, atomically: true, encoding: .utf8)
-        // The view makes its own temporary file at the start; the folder is gone by the sort.
+        // The folder is there when the view opens and gone by the sort.
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-sort-tmp-\(getpid())")
         try? FileManager.default.removeItem(at: dir)
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -344,6 +344,28 @@ struct ViewTerminalTests {
         #expect(!session.screen.contains("sort: Name"))
         session.send("q")
         #expect(session.wait() == 0)
+    }
+
+    @Test("V7: a CSV file read in place needs no temporary file (it opens with TMPDIR unwritable); a pipe or a JSON file, spooled, ends with status 74 and says where")
+    func temporaryFileOnlyWhenSpooled() throws {
+        let missing = ["TMPDIR": "/nonexistent-tablefmt-tmp"]
+        let file = try Self.tallFile()
+        let inPlace = try Session([file.path], environment: missing)
+        #expect(inPlace.read(until: "row 1 of 200"))
+        inPlace.send("q")
+        #expect(inPlace.wait() == 0)
+        #expect(!inPlace.screen.contains("temporary file"))
+        let piped = try Session(["-c", "cat '\(file.path)' | '\(TestPaths.binary.path)'"], environment: missing, program: "/bin/sh")
+        #expect(piped.wait() == 74)
+        #expect(piped.screen.contains("cannot make a temporary file in /nonexistent-tablefmt-tmp"))
+        #expect(!piped.screen.contains("\u{1B}[?1049h"))  // the view never opened
+        let json = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-\(getpid())-tall.json")
+        defer { try? FileManager.default.removeItem(at: json) }
+        try (1...200).map { "{\"id\": \($0), \"name\": \"name \($0)\"}" }.joined(separator: "\n").write(to: json, atomically: true, encoding: .utf8)
+        let spooled = try Session([json.path], environment: missing)
+        #expect(spooled.wait() == 74)
+        #expect(spooled.screen.contains("cannot make a temporary file in /nonexistent-tablefmt-tmp"))
+        #expect(!spooled.screen.contains("\u{1B}[?1049h"))
     }
 
     @Test("V7: the spool leaves no file in TMPDIR")

@@ -58,7 +58,7 @@ struct RowStoreTests {
                 options.header = false
                 expected.insert((0..<expected[0].count).map { "col\($0)" }, at: 0)
             }
-            let inPlace = ViewLoader(store: try RowStore())
+            let inPlace = ViewLoader(store: RowStore())
             inPlace.load(try FileInput(path: url.path), options: options)
             #expect(inPlace.store.isInPlace, "seed \(seed)")
             #expect(Self.rows(inPlace.store) == expected, "seed \(seed)")
@@ -76,7 +76,7 @@ struct RowStoreTests {
                 at = next
             }
             #expect(scanned == expected, "seed \(seed)")
-            let spooled = ViewLoader(store: try RowStore())
+            let spooled = ViewLoader(store: RowStore())
             spooled.load(MemoryInput(bytes, name: "<stdin>", path: url.path, isRereadable: false), options: options)
             #expect(!spooled.store.isInPlace)
             #expect(Self.rows(spooled.store) == expected, "seed \(seed)")
@@ -91,7 +91,7 @@ struct RowStoreTests {
         bytes += Array("last,2\n".utf8)
         let url = try Self.temporaryFile(bytes, "latin.csv")
         defer { try? FileManager.default.removeItem(at: url) }
-        let loader = ViewLoader(store: try RowStore())
+        let loader = ViewLoader(store: RowStore())
         loader.load(try FileInput(path: url.path), options: FormatOptions())
         #expect(!loader.store.isInPlace)
         let rows = Self.rows(loader.store)
@@ -104,7 +104,7 @@ struct RowStoreTests {
     func changedFile() throws {
         let url = try Self.temporaryFile(Array("a,b\n1,2\n3,4\n".utf8), "changing.csv")
         defer { try? FileManager.default.removeItem(at: url) }
-        let loader = ViewLoader(store: try RowStore())
+        let loader = ViewLoader(store: RowStore())
         loader.load(try FileInput(path: url.path), options: FormatOptions())
         #expect(Self.rows(loader.store) == [["1", "2"], ["3", "4"]])
         let handle = try FileHandle(forWritingTo: url)
@@ -125,7 +125,7 @@ struct RowStoreTests {
         defer { try? FileManager.default.removeItem(at: url) }
         let inputs: [any InputProvider] = [MemoryInput(text, name: "<stdin>", isRereadable: false), try FileInput(path: url.path)]
         for input in inputs {
-            let loader = ViewLoader(store: try RowStore())
+            let loader = ViewLoader(store: RowStore())
             loader.start(input, options: FormatOptions())
             let model = ViewModel(loader: loader, options: FormatOptions(), source: "t", color: false, width: 60, height: 20)
             var frames = 0

@@ -9,7 +9,7 @@ struct ViewStateTests {
 
     /// A view of `csv`, every row read, on a `width` × `height` screen.
     static func view(_ csv: String, width: Int, height: Int, options: FormatOptions = FormatOptions(), color: Bool = false) throws -> ViewModel {
-        let loader = ViewLoader(store: try RowStore())
+        let loader = ViewLoader(store: RowStore())
         loader.load(MemoryInput(csv, name: "t.csv"), options: options)
         return ViewModel(loader: loader, options: options, source: "t.csv", color: color, width: width, height: height)
     }
