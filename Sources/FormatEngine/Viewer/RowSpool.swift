@@ -70,8 +70,8 @@ final class MemoryRows: ViewRows {
 package final class RowSpool: ViewRows, @unchecked Sendable {
     /// Where the temporary file goes.
     private let directory: String
-    /// The temporary file, made by `prepare` when the first rows are published: a view of a file
-    /// read in place needs none (V7). Set by the appending thread before any row
+    /// The temporary file, made by `prepare` (the loader, before it reads rows to spool; at the
+    /// latest the first `publish`): a view of a file read in place needs none (V7). Set by the appending thread before any row
     /// is published, so a reader that sees a row (through `offsets`' lock) sees it set.
     private var fd: Int32 = -1
     /// Rows appended and not yet written (the appending thread's own).
@@ -89,9 +89,10 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
 
     deinit { if fd >= 0 { close(fd) } }
 
-    /// Makes the temporary file, unless it is made already (the appending thread).
+    /// Makes the temporary file, unless it is made already (the appending thread, before it
+    /// publishes a row).
     /// - Throws: `InputError` `.readFailed` (exit 74) when no temporary file can be made.
-    private func prepare() throws(InputError) {
+    func prepare() throws(InputError) {
         guard fd < 0 else { return }
         let made = unlinkedTemporaryFile(in: directory, prefix: "tablefmt-view")
         guard made >= 0 else {
@@ -134,7 +135,7 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
             let n = pending.withUnsafeBytes { pwrite(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(written) + off_t(done)) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw InputError(.readFailed, "cannot write the view's temporary file: \(systemMessage(errno))", source: Self.temporaryDirectory)
+                throw InputError(.readFailed, "cannot write the view's temporary file: \(systemMessage(errno))", source: directory)
             }
             done += n
         }

@@ -67,6 +67,16 @@ package final class ViewLoader: @unchecked Sendable {
         let keyed = table.keyed
         let direct = inPlace ? Self.fileRows(input, table) : nil
         store.use(direct)
+        if direct == nil {
+            // Spooled: the temporary file now, before any row is waited for, so a TMPDIR that
+            // cannot take it ends the run before the view opens however slowly the rows come.
+            do {
+                try store.spool.prepare()
+            } catch {
+                state.withLock { $0.error = error; $0.done = true }
+                return
+            }
+        }
         let bom = Int64(table.stream.byteOrderMarkLength)
         state.withLock { $0.keyed = keyed }
         var profiler = ColumnProfiler(columns: table.columns, measure: measure)
@@ -83,8 +93,7 @@ package final class ViewLoader: @unchecked Sendable {
                 do {
                     try store.spool.publish()
                 } catch {
-                    // Rows that could not be spooled are not shown: before the first, the view
-                    // does not open and the error ends the run (exit 74).
+                    // Rows that could not be spooled (a full disk) are not shown.
                     failure = failure ?? error
                     return
                 }

@@ -366,6 +366,16 @@ struct ViewTerminalTests {
         #expect(spooled.wait() == 74)
         #expect(spooled.screen.contains("cannot make a temporary file in /nonexistent-tablefmt-tmp"))
         #expect(!spooled.screen.contains("\u{1B}[?1049h"))
+        // Rows that stop coming before a screen is full (the writer holds the pipe open): the spool
+        // is made before the first row is waited for, so the run still ends at once.
+        let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-view-\(getpid())-fifo").path
+        defer { unlink(fifo) }
+        let script = "'\(TestPaths.binary.path)' --view always < '\(fifo)' & pid=$!; exec 3>'\(fifo)'; printf 'a,b\\n1,2\\n3,4\\n' >&3; wait $pid; status=$?; exec 3>&-; exit $status"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let paused = try Session(["-c", script], environment: missing, program: "/bin/sh")
+        #expect(paused.wait(seconds: 15) == 74)
+        #expect(paused.screen.contains("cannot make a temporary file in /nonexistent-tablefmt-tmp"))
+        #expect(!paused.screen.contains("\u{1B}[?1049h"))
     }
 
     @Test("V7: the spool leaves no file in TMPDIR")
