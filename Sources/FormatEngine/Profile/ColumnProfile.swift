@@ -104,8 +104,8 @@ struct ColumnProfiler {
                 let cell = UnsafeBufferPointer(start: fields.base + start, count: end &- start)
                 if columns[i].settledText && !trackWords {
                     columns[i].noteWidest(cell, measure: measure)
-                } else if !columns[i].noteShortNumber(cell, trackWords: trackWords) {
-                    columns[i].noteAnyCell(cell, measure: measure, trackWords: trackWords)
+                } else {
+                    columns[i].note(cell, measure: measure, trackWords: trackWords)
                 }
                 start = end
             }
@@ -167,6 +167,7 @@ extension ColumnProfile {
 
     /// Takes one cell into account. (`ColumnProfiler.add` gives a column settled as text, when
     /// words are not tracked, to the shorter `noteWidest`, which notes the same.)
+    @inline(__always)
     mutating func note(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
         if !noteShortNumber(cell, trackWords: trackWords) { noteAnyCell(cell, measure: measure, trackWords: trackWords) }
     }

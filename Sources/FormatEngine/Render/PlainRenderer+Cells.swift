@@ -53,15 +53,9 @@ extension PlainRenderer {
             try place(nullLine, width: column.width, right: column.right, code: Self.dim)
             return
         }
-        // Plain ASCII (the common cell) is measured by its length and needs no escaping.
+        // Plain ASCII is measured by its length and needs no escaping. (The row loop draws the
+        // common cell itself, `plainASCIICell`, and calls this for any other.)
         let ascii = DisplayWidth.printableASCIIWidth(cell)
-        // A printable ASCII cell that fits and would end at the column's right edge as a number
-        // too: no number to parse.
-        if column.rightEdgeAligned, let ascii, ascii <= column.width, Self.endsLikeColumn(cell, column) {
-            out.pad(column.width &- ascii)
-            try out.write(cell)
-            return
-        }
         // Left-aligned text with nothing after it need not be measured when it surely fits: with
         // nothing to escape a cell is never wider than its bytes.
         if !padded && !column.right && ascii == nil && cell.count <= column.width && !Sanitize.needsEscaping(utf8: cell) {

@@ -417,7 +417,7 @@ struct CellTypeTests {
         }
     }
 
-    @Test("C1/C3: the sizing's shortcut for short numbers and percentages notes what the full path notes (every short cell of number bytes, and runs of generated cells)")
+    @Test("C1/C3: the sizing's shortcut for short numbers and percentages notes what the full path notes (every cell of up to four number bytes, and runs of generated cells of up to nine)")
     func sizingShortcutAgreesWithTheFullPath() {
         let measure = DisplayWidth()
         // The same cells into two profiles: one by `note` (the shortcut first), one by the full path alone.
