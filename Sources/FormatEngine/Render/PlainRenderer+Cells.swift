@@ -27,13 +27,13 @@ struct CellSlot {
 extension PlainRenderer {
     // MARK: - Cells
 
-    /// The common cell, drawn in the row loop without a call: printable ASCII that fits, in a text
-    /// column (left-aligned) or ending at the right edge of a right-aligned one as a number would
-    /// (`endsLikeColumn`). Draws it as `cell` would and returns true; false for any other cell,
-    /// which is left to `cell`.
+    /// The common cell, drawn in the row loop without a call: printable ASCII (`ascii`, its width,
+    /// `DisplayWidth.printableASCIIWidth`) that fits, in a text column (left-aligned) or ending at
+    /// the right edge of a right-aligned one as a number would (`endsLikeColumn`). Draws it as
+    /// `cell` would and returns true; false for any other cell, which is left to `cell`.
     @inline(__always)
-    func plainASCIICell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot) throws(OutputError) -> Bool {
-        guard let ascii = DisplayWidth.printableASCIIWidth(cell), ascii != 0, ascii <= column.width else { return false }
+    func plainASCIICell(_ cell: UnsafeBufferPointer<UInt8>, ascii: Int?, in column: CellSlot) throws(OutputError) -> Bool {
+        guard let ascii, ascii != 0, ascii <= column.width else { return false }
         if column.rightEdgeAligned {
             guard Self.endsLikeColumn(cell, column) else { return false }
             out.pad(column.width &- ascii)
@@ -46,16 +46,17 @@ extension PlainRenderer {
         return true
     }
 
-    /// One cell on one line.
-    /// - Parameter padded: false when nothing follows the cell on its line (its padding is dropped).
-    func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot, padded: Bool = true) throws(OutputError) {
+    /// One cell on one line. (The row loop draws the common cell itself, `plainASCIICell`, and
+    /// calls this for any other.)
+    /// - Parameters:
+    ///   - padded: false when nothing follows the cell on its line (its padding is dropped).
+    ///   - ascii: the cell's `DisplayWidth.printableASCIIWidth` (plain ASCII is measured by its
+    ///     length and needs no escaping), found once by the caller.
+    func cell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot, padded: Bool = true, ascii: Int?) throws(OutputError) {
         if cell.isEmpty {
             try place(nullLine, width: column.width, right: column.right, code: Self.dim)
             return
         }
-        // Plain ASCII is measured by its length and needs no escaping. (The row loop draws the
-        // common cell itself, `plainASCIICell`, and calls this for any other.)
-        let ascii = DisplayWidth.printableASCIIWidth(cell)
         // Left-aligned text with nothing after it need not be measured when it surely fits: with
         // nothing to escape a cell is never wider than its bytes.
         if !padded && !column.right && ascii == nil && cell.count <= column.width && !Sanitize.needsEscaping(utf8: cell) {

@@ -202,8 +202,9 @@ final class PlainRenderer: Renderer {
                 if k > 0 { try between() }
                 let slot = slots[k]
                 let cell = fields[slot.source]
-                if try plainASCIICell(cell, in: slot) { continue }
-                try self.cell(cell, in: slot, padded: !(unpaddedLast && k == slots.count &- 1))
+                let ascii = DisplayWidth.printableASCIIWidth(cell)
+                if try plainASCIICell(cell, ascii: ascii, in: slot) { continue }
+                try self.cell(cell, in: slot, padded: !(unpaddedLast && k == slots.count &- 1), ascii: ascii)
             }
         }
         if striped { out.flushPadding() }
@@ -273,7 +274,10 @@ final class PlainRenderer: Renderer {
             if k > 0 { try between() }
             if let text = cells[k] {
                 var bytes = Array(text.utf8)
-                try bytes.withUnsafeMutableBufferPointer { (buffer) throws(OutputError) in try cell(UnsafeBufferPointer(buffer), in: CellSlot(column)) }
+                try bytes.withUnsafeMutableBufferPointer { (buffer) throws(OutputError) in
+                    let cell = UnsafeBufferPointer(buffer)
+                    try self.cell(cell, in: CellSlot(column), ascii: DisplayWidth.printableASCIIWidth(cell))
+                }
             } else if k == 0 {
                 try place(measure.fit(label, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0), in: column, code: Self.bold)
             } else {

@@ -420,7 +420,7 @@ final class CellPainter {
         slot.width = width
         renderer.rowOverflow = 0
         renderer.slack = 0
-        try? renderer.cell(cell, in: slot, padded: true)
+        try? renderer.cell(cell, in: slot, padded: true, ascii: DisplayWidth.printableASCIIWidth(cell))
         out.flushPadding()
         try? out.flush()
         return String(decoding: sink.take(), as: UTF8.self)
