@@ -88,9 +88,9 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
 
 /// Runs the view on the terminal `tty` until `q` or `Ctrl-C`, then writes the selected rows.
 func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, color: Bool, _ sink: any OutputSink) -> Int32 {
-    // The spool's temporary file is made when the first rows are spooled: a CSV or TSV file found
-    // again where it is (V7) needs none, and one that cannot be made ends the run before the view
-    // opens (exit 74).
+    // The spool's temporary file is made by the loader only for rows it spools: a CSV or TSV file
+    // found again where it is (V7) needs none, and one that cannot be made ends the run before the
+    // view opens (exit 74).
     let store = RowStore()
     let loader = ViewLoader(store: store)
     loader.start(input, options: options)

@@ -100,7 +100,7 @@ package final class RowStore: ViewRows, @unchecked Sendable {
     private let file = Locked<FileRows?>(nil)
 
     /// A store that spools until told the rows can be found in their file. The spool's file is
-    /// made when the first rows are spooled (`RowSpool.prepare`).
+    /// made only for rows that are spooled (`RowSpool.prepare`).
     package init() { spool = RowSpool() }
 
     /// Rows from now on are found in their file (nil: spooled again, from the first row).

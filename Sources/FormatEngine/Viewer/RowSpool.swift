@@ -70,9 +70,10 @@ final class MemoryRows: ViewRows {
 package final class RowSpool: ViewRows, @unchecked Sendable {
     /// Where the temporary file goes.
     private let directory: String
-    /// The temporary file, made by `prepare` (the loader, before it reads rows to spool; at the
-    /// latest the first `publish`): a view of a file read in place needs none (V7). Set by the appending thread before any row
-    /// is published, so a reader that sees a row (through `offsets`' lock) sees it set.
+    /// The temporary file, made by `prepare` (the loader calls it before it reads rows to spool;
+    /// `publish` makes sure of it): a view of a file read in place needs none (V7). Set by the
+    /// appending thread before any row is published, so a reader that sees a row (through
+    /// `offsets`' lock) sees it set.
     private var fd: Int32 = -1
     /// Rows appended and not yet written (the appending thread's own).
     private var pending: [UInt8] = []

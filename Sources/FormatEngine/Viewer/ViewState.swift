@@ -553,6 +553,8 @@ struct ViewState {
         var fits = true
         data.scan(0..<rows) { _, fields in
             let cell = fields[column]
+            // A `String` holds up to 15 UTF-8 bytes in itself; a longer one is on the heap, after
+            // a header of about 32 bytes.
             bytes += MemoryLayout<RowOrder.Value?>.stride + (cell.count > 15 ? 32 + cell.count : 0)
             fits = bytes <= budget
             if fits { values.append(RowOrder.value(fields, column, numeric: false)) }
