@@ -275,14 +275,9 @@ final class SortedRun {
 
     private func flush() throws(InputError) {
         let bytes = buffer.count * 8
-        var done = 0
-        while done < bytes {
-            let n = buffer.withUnsafeBufferPointer { pwrite(fd, UnsafeRawPointer($0.baseAddress).map { $0 + done }, bytes - done, off_t(written) + off_t(done)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw InputError(.readFailed, "cannot write a temporary file for --sort: \(systemMessage(errno)) (set TMPDIR to a larger disk)", source: Self.directory)
-            }
-            done += n
+        let failure = buffer.withUnsafeBufferPointer { writeFully(fd, from: UnsafeRawPointer($0.baseAddress), count: bytes, at: written) }
+        if failure != 0 {
+            throw InputError(.readFailed, "cannot write a temporary file for --sort: \(systemMessage(failure)) (set TMPDIR to a larger disk)", source: Self.directory)
         }
         written += Int64(bytes)
         buffer.removeAll(keepingCapacity: true)

@@ -32,19 +32,6 @@ extension ViewRows {
     }
 }
 
-/// Reads `count` bytes of `fd` at `offset` into `buffer`, retrying short reads and interruptions.
-/// - Returns: false when the file ends first or the read fails.
-func readFully(_ fd: Int32, into buffer: inout [UInt8], count: Int, at offset: Int64) -> Bool {
-    var done = 0
-    while done < count {
-        let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done)) }
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return false }
-        done += n
-    }
-    return true
-}
-
 /// Rows held in memory.
 final class MemoryRows: ViewRows {
     private let rows: [Record]
@@ -131,14 +118,9 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
     func publish() throws(InputError) {
         guard !pendingEnds.isEmpty else { return }
         try prepare()
-        var done = 0
-        while done < pending.count {
-            let n = pending.withUnsafeBytes { pwrite(fd, $0.baseAddress.map { $0 + done }, $0.count - done, off_t(written) + off_t(done)) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw InputError(.readFailed, "cannot write the view's temporary file: \(systemMessage(errno))", source: directory)
-            }
-            done += n
+        let failure = pending.withUnsafeBytes { writeFully(fd, from: $0.baseAddress, count: $0.count, at: written) }
+        if failure != 0 {
+            throw InputError(.readFailed, "cannot write the view's temporary file: \(systemMessage(failure))", source: directory)
         }
         written += Int64(pending.count)
         pending.removeAll(keepingCapacity: true)
