@@ -125,4 +125,7 @@ struct PipelineTuning: Sendable {
     /// The most bytes of output a piece drawn ahead may hold in memory (nil: twice `pieceBytes`,
     /// at least 1 MiB); a piece past it is drawn straight to the output in its turn.
     var pieceCap: Int?
+    /// The most bytes of the sizing pass's notes of where fields lie held in memory; past it they
+    /// go to a temporary file (nil: `RowNotes.defaultBudget`).
+    var notesBudget: Int?
 }

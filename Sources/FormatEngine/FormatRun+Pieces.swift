@@ -5,9 +5,11 @@ import Darwin
 #endif
 import Dispatch
 
-/// A regular CSV, TSV or JSON Lines file read in pieces on both cores (P1): each thread reads and sizes whole
-/// pieces, then reads and draws them, instead of one thread reading for the other. The output is
-/// the same, byte for byte, as reading the file whole (`FilePieces` says how cuts are checked).
+/// A regular CSV, TSV or JSON Lines file read in pieces on both cores (P1): each thread reads and
+/// sizes whole pieces, then draws them, instead of one thread reading for the other. Sizing a CSV or
+/// TSV piece notes where each row's fields lie (`RowIndex`), so drawing takes them in place instead
+/// of reading the rows again. The output is the same, byte for byte, as reading the file whole
+/// (`FilePieces` says how cuts are checked).
 extension FormatRun {
     /// Sizes a file's rows in pieces. Returns false, having changed nothing, when the input is not
     /// a plain UTF-8 CSV or TSV file with a header row or a JSON Lines file, is too small to cut,
@@ -34,17 +36,25 @@ extension FormatRun {
         // At most about 256 pieces in the first pass, whose results wait for the last of them; the
         // drawing pass cuts at the rows the first one noted every `size` bytes.
         let firstPassSize = max(size, Int((file.identity.size - file.start - start) / 256))
+        let notes = RowNotes(budget: options.pipeline.notesBudget ?? RowNotes.defaultBudget)
         guard var pieces = FilePieces.cut(file, from: start, size: firstPassSize),
-              let sized = sizeAll(&pieces, checkpointEvery: size) else { return false }
+              let sized = sizeAll(&pieces, checkpointEvery: size, notes: notes) else { return false }
         var lines = table.line - 1
         var cuts: [Int64] = []
         var rowsBefore: [Int] = []
+        var indexes: [RowIndex.Slice?] = []
         for (k, piece) in sized.enumerated() {
             cuts.append(pieces.cuts[k])
             rowsBefore.append(rows)
             for checkpoint in piece.checkpoints {
                 cuts.append(pieces.cuts[k] + checkpoint.offset)
                 rowsBefore.append(rows + checkpoint.rows)
+            }
+            // The drawing pieces cut from this one take their rows' notes, if it has them.
+            var from = 0
+            for to in piece.checkpoints.map(\.indexAt) + [piece.notes?.count ?? 0] {
+                indexes.append(piece.notes.map { RowIndex.Slice(notes: notes, place: $0.place, from: from, to: to) })
+                from = to
             }
             let columns = table.absorb(piece.table, lineOffset: lines)
             profiler.sync(columns: table.columns)
@@ -54,7 +64,7 @@ extension FormatRun {
         }
         cuts.append(pieces.cuts[pieces.count])
         rowsBefore.append(rows)
-        self.pieces = FilePieces(file: file, cuts: cuts, rowsBefore: rowsBefore)
+        self.pieces = FilePieces(file: file, cuts: cuts, rowsBefore: rowsBefore, indexes: indexes)
         result.pieces = pieces.count
         return true
     }
@@ -62,8 +72,8 @@ extension FormatRun {
     /// Reads and profiles every piece on both cores. A piece that ends inside a row (a quoted field
     /// or a JSON value over lines crosses the next cut) is read again joined with the next piece,
     /// once; any other failure, or a joined piece that still ends inside a row, gives nil.
-    func sizeAll(_ pieces: inout FilePieces, checkpointEvery: Int) -> [PieceSizing.Sized]? {
-        let job = PieceSizing(like: table, name: input.name, measure: measure, trackWords: options.cellLines > 1, checkpointEvery: checkpointEvery)
+    func sizeAll(_ pieces: inout FilePieces, checkpointEvery: Int, notes: RowNotes) -> [PieceSizing.Sized]? {
+        let job = PieceSizing(like: table, name: input.name, measure: measure, trackWords: options.cellLines > 1, checkpointEvery: checkpointEvery, notes: notes)
         let first = job.size(pieces, Array(0..<pieces.count))
         var cuts = [pieces.cuts[0]]
         var sized: [PieceSizing.Sized?] = []
@@ -140,6 +150,7 @@ extension FormatRun {
             throw error
         }
         job.stop()
+        result.rowsByNotes = job.rowsByNotes.current.values.reduce(0, +)
         renderer.resume(atRow: drawn)
         if let failure {
             result.error = result.error ?? failure
@@ -155,8 +166,11 @@ final class PieceSizing: @unchecked Sendable {
         var profiler: ColumnProfiler
         var rows: Int
         /// Where rows start inside the piece, about every `checkpointEvery` bytes, with the rows
-        /// before each: the drawing pass cuts there.
-        var checkpoints: [(offset: Int64, rows: Int)]
+        /// before each and where their notes start: the drawing pass cuts there.
+        var checkpoints: [(offset: Int64, rows: Int, indexAt: Int)]
+        /// Where the fields of the piece's rows lie (a CSV or TSV file), for the drawing pass:
+        /// where the notes are kept and how long they are; nil when they could not be kept.
+        var notes: (place: RowNotes.Place, count: Int)?
     }
 
     enum Outcome {
@@ -172,8 +186,10 @@ final class PieceSizing: @unchecked Sendable {
     private let measure: DisplayWidth
     private let trackWords: Bool
     private let checkpointEvery: Int
+    private let notes: RowNotes
 
-    init(like: TableInput, name: String, measure: DisplayWidth, trackWords: Bool, checkpointEvery: Int) {
+    init(like: TableInput, name: String, measure: DisplayWidth, trackWords: Bool, checkpointEvery: Int, notes: RowNotes) {
+        self.notes = notes
         self.like = like
         self.name = name
         self.measure = measure
@@ -206,17 +222,19 @@ final class PieceSizing: @unchecked Sendable {
         var record = Record()
         var rows = 0
         let length = pieces.cuts[k + 1] - pieces.cuts[k]
-        var checkpoints: [(offset: Int64, rows: Int)] = []
+        var checkpoints: [(offset: Int64, rows: Int, indexAt: Int)] = []
         var nextCheckpoint = Int64(checkpointEvery)
+        var index = RowIndex()
         do {
-            while try piece.next(into: &record) {
+            while try piece.next(into: &record, noting: &index) {
                 profiler.sync(columns: piece.columns)
                 profiler.add(record)
                 rows += 1
                 let at = Int64(piece.stream.offset)
                 // A row starts here, unless a CR's LF is still to be read.
                 if at >= nextCheckpoint && at < length && !piece.endsAfterCR {
-                    checkpoints.append((at, rows))
+                    checkpoints.append((at, rows, index.bytes.count))
+                    index.restart(at: Int(at))
                     nextCheckpoint = at + Int64(checkpointEvery)
                 }
             }
@@ -227,7 +245,8 @@ final class PieceSizing: @unchecked Sendable {
         guard piece.stream.replacements == 0 else { return .failed }
         // Kept until every piece is read: its counts and columns, not its buffer.
         piece.stream.releaseBuffer()
-        return .sized(Sized(table: piece, profiler: profiler, rows: rows, checkpoints: checkpoints))
+        let kept = piece.choice.dialect != nil && index.usable ? notes.keep(index.bytes) : nil
+        return .sized(Sized(table: piece, profiler: profiler, rows: rows, checkpoints: checkpoints, notes: kept.map { ($0, index.bytes.count) }))
     }
 }
 
@@ -277,6 +296,9 @@ final class PieceDrawing: @unchecked Sendable {
     private let state: Locked<(next: Int, drawn: [Int: Drawn], stopped: Bool)>
     /// Memory of pieces written, for the next pieces to be drawn into (no new pages each time).
     private let spare = Locked<[ByteArray.Storage]>([])
+    /// Rows of each piece taken by the sizing pass's notes, without the reader, as last drawn (a
+    /// piece that outgrew the cap ahead is drawn again, straight).
+    let rowsByNotes = Locked([Int: Int]())
 
     init(pieces: FilePieces, like: TableInput, name: String, renderer: any Renderer, draw: @escaping TableFormatter.Draw, cap: Int) {
         self.pieces = pieces
@@ -370,7 +392,9 @@ final class PieceDrawing: @unchecked Sendable {
         return Drawn(bytes: bytes, cuts: mine.renderer.cutCells - cutsBefore, rows: read.rows, error: read.error)
     }
 
-    /// Reads piece `k` (its rows, as many as the first pass counted) and hands each to `body`.
+    /// Reads piece `k` (its rows, as many as the first pass counted) and hands each to `body`: by
+    /// the first pass's notes where it has them (each row's fields in place, without the reader;
+    /// a row the notes leave to it, by the reader), else by the reader.
     private func eachRow(_ k: Int, _ body: (Fields) throws(OutputError) -> Void) throws(OutputError) -> (rows: Int, error: InputError?) {
         let expected = pieces.rowsBefore[k + 1] - pieces.rowsBefore[k]
         var rows = 0
@@ -381,13 +405,31 @@ final class PieceDrawing: @unchecked Sendable {
             return (0, error)
         }
         var record = Record()
-        while rows < expected {
+        var notes = (k < pieces.indexes.count ? pieces.indexes[k] : nil).flatMap {
+            RowIndex.Reader($0, dialect: piece.choice.dialect ?? .csv(), sourceName: name, columns: piece.columns.count)
+        }
+        var byNotes = 0
+        defer { rowsByNotes.withLock { $0[k] = byNotes } }
+        rowsLoop: while rows < expected {
+            var step = RowIndex.Step.readAgain
             do {
-                guard try piece.next(into: &record) else { break }
+                if let next = try notes?.next(from: piece.stream) { step = next }
+                switch step {
+                case .fields: break
+                case .readAgain:
+                    let more = try notes == nil ? piece.next(into: &record) : piece.nextReadAgain(into: &record)
+                    guard more else { break rowsLoop }
+                case .end: break rowsLoop
+                }
             } catch {
                 return (rows, error)
             }
-            try record.withFields(body)
+            if case .fields(let fields) = step {
+                byNotes += 1
+                try body(fields)
+            } else {
+                try record.withFields(body)
+            }
             rows += 1
         }
         return (rows, nil)

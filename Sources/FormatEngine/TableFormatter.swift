@@ -12,6 +12,8 @@ public struct RunResult: Sendable {
     package var wholeTable = false
     /// How many pieces a file was read in on both cores (0: read whole), for tests (P1).
     package var pieces = 0
+    /// How many rows the drawing pass took by the sizing pass's notes, without the reader (P1).
+    package var rowsByNotes = 0
 }
 
 /// The one public entry: options + input + sink → the whole pipeline, in the steps of a

@@ -65,6 +65,19 @@ struct CSVReader {
     let delimiterPattern: UInt64
     let backslashPattern: UInt64
 
+    // Where the record just read lies in the stream, for the sizing pass to note a file's rows
+    // (`RowIndex`): its first byte (blank lines before it skipped), the byte that ended its last
+    // field (its line break, or the end of the input), which of its first 64 fields were quoted,
+    // and the one quoted field with `""` inside, if any, with how many. `irregular`: a field is
+    // neither as written nor `"` + text + `"` (a TSV backslash escape, bytes after a closing
+    // quote, `""` in two fields, a quoted field past the 64th).
+    private(set) var rawStart = 0
+    private(set) var rawEnd = 0
+    private(set) var quotedFields: UInt64 = 0
+    private(set) var pairField: UInt64 = 0
+    private(set) var pairs = 0
+    private(set) var irregular = false
+
     init(stream: InputStream, dialect: Dialect, sourceName: String = "<stdin>") {
         self.stream = stream
         self.dialect = dialect
@@ -95,6 +108,7 @@ struct CSVReader {
         record.clearForReading()
         recordQuoted = false
         record.line = line
+        startRaw()
         while true {
             if stream.pos == stream.end {
                 if try !stream.refill() { return try finish(&record) }
@@ -103,11 +117,44 @@ struct CSVReader {
                 if dialect.skipBlankLines && !recordQuoted && record.count == 1 && record.bytes.isEmpty {
                     record.clearForReading()
                     record.line = line
+                    startRaw()
                     continue
                 }
                 return true
             }
         }
+    }
+
+    /// Notes the record just read into `record` in `index` (before the table pads it).
+    mutating func note(_ record: Record, in index: inout RowIndex) {
+        index.add(record, rawStart: rawStart, rawEnd: rawEnd, quoted: quotedFields, pairField: pairField, pairs: pairs, irregular: irregular, next: stream.offset)
+    }
+
+    /// The stream stands at a row's first byte (the drawing pass moved it there).
+    mutating func restartAtRow() { state = .fieldStart }
+
+    /// Starts noting where a record lies, at the next unread byte.
+    @inline(__always)
+    private mutating func startRaw() {
+        rawStart = stream.offset
+        quotedFields = 0
+        pairField = 0
+        pairs = 0
+        irregular = false
+    }
+
+    /// Notes that the field being built is quoted.
+    @inline(__always)
+    private mutating func noteQuoted(_ record: Record) {
+        if record.count < 64 { quotedFields |= 1 << UInt64(record.count) } else { irregular = true }
+    }
+
+    /// Notes a `""` in the quoted field being built.
+    private mutating func notePair(_ record: Record) {
+        let field: UInt64 = record.count < 64 ? 1 << UInt64(record.count) : 0
+        if field == 0 || (pairField != 0 && pairField != field) { irregular = true }
+        pairField = field
+        pairs &+= 1
     }
 
     /// Runs the machine over the buffered bytes.
@@ -118,6 +165,8 @@ struct CSVReader {
         let end = stream.end
         let delimiter = dialect.delimiter
         let backslashes = dialect.backslashEscapes
+        // The stream offset of buffer index 0.
+        let rawBase = stream.offset &- p
         defer { stream.pos = p }
         while p < end {
             switch state {
@@ -128,10 +177,12 @@ struct CSVReader {
                     lineStart = stream.base(of: p)
                 }
                 record.line = line
+                rawStart = rawBase &+ p
             case .fieldStart:
                 if buffer[p] == 0x22 && dialect.quoting {
                     quoteStart = SourcePosition(line: line, column: stream.base(of: p) - lineStart + 1)
                     recordQuoted = true
+                    noteQuoted(record)
                     state = .quoted
                     p &+= 1
                 } else {
@@ -174,6 +225,7 @@ struct CSVReader {
                                     break fields
                                 }
                                 record.endFieldAssumingUnique()
+                                rawEnd = rawBase &+ q
                                 newLine(at: p)
                                 state = b == 0x0A ? .fieldStart : .afterCR
                                 return true
@@ -195,11 +247,13 @@ struct CSVReader {
                         state = .fieldStart
                     } else if b == 0x0A {
                         record.endFieldAssumingUnique()
+                        rawEnd = rawBase &+ p &- 1
                         newLine(at: p)
                         state = .fieldStart
                         return true
                     } else if b == 0x0D {
                         record.endFieldAssumingUnique()
+                        rawEnd = rawBase &+ p &- 1
                         newLine(at: p)
                         state = .afterCR
                         return true
@@ -209,6 +263,7 @@ struct CSVReader {
                     break fields
                 }
             case .escape:
+                irregular = true
                 let b = buffer[p]
                 p &+= 1
                 switch b {
@@ -242,11 +297,14 @@ struct CSVReader {
                 }
             case .quoteInQuoted:
                 if buffer[p] == 0x22 {
+                    notePair(record)
                     record.bytes.appendAssumingUnique(0x22)
                     p &+= 1
                     state = .quoted
                 } else {
                     // The closing quote. Anything before the next delimiter is kept as written.
+                    let b = buffer[p]
+                    if b != dialect.delimiter && b != 0x0A && b != 0x0D { irregular = true }
                     state = .unquoted
                 }
                 quotedCR = false
@@ -265,6 +323,7 @@ struct CSVReader {
         SWAR.skip(buffer, &close, end, to: SWAR.quote, below: SWAR.belowLineBreaks, stops: quotedStops) { _ in 0 }
         guard close &+ 1 < end, buffer[close] == 0x22, buffer[close &+ 1] == dialect.delimiter else { return false }
         if close > p &+ 1 { record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + (p &+ 1), count: close &- p &- 1)) }
+        noteQuoted(record)
         record.endFieldAssumingUnique()
         recordQuoted = true
         p = close &+ 2
@@ -282,6 +341,7 @@ struct CSVReader {
         case .quoted:
             throw InputError(.malformed, "unterminated quoted field", at: quoteStart, source: sourceName)
         case .escape:
+            irregular = true
             record.bytes.appendAssumingUnique(0x5C)
             record.endFieldAssumingUnique()
         case .unquoted, .quoteInQuoted:
@@ -293,6 +353,7 @@ struct CSVReader {
             return false
         }
         state = .afterCR
+        rawEnd = stream.offset
         if dialect.skipBlankLines && !recordQuoted && record.count == 1 && record.bytes.isEmpty {
             record.clear()
             return false

@@ -56,6 +56,9 @@ struct FilePieces {
     let cuts: [Int64]
     /// Rows before each piece, once the first pass has counted them; the last is every row.
     var rowsBefore: [Int] = []
+    /// Each piece's rows as the first pass noted them (CSV and TSV), once it has read them; nil
+    /// for a piece whose rows could not all be noted.
+    var indexes: [RowIndex.Slice?] = []
 
     var count: Int { cuts.count - 1 }
 

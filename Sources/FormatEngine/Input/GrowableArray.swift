@@ -123,6 +123,16 @@ struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableC
         count &+= 1
     }
 
+    /// Appends up to `limit` elements that `body` writes at the end, returning how many it wrote, or
+    /// nil to append none (then false is returned).
+    @inline(__always)
+    mutating func append(atMost limit: Int, _ body: (UnsafeMutablePointer<Element>) -> Int?) -> Bool {
+        reserve(limit)
+        guard let n = body(storage.pointer + count) else { return false }
+        count &+= n
+        return true
+    }
+
     /// Appends elements from any sequence.
     mutating func append(contentsOf elements: some Sequence<Element>) {
         for element in elements { append(element) }

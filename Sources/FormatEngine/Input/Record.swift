@@ -51,6 +51,11 @@ struct Record: Sendable {
     /// All fields as strings.
     var strings: [String] { (0..<count).map { string(at: $0) } }
 
+    /// A record holding `fields`' bytes.
+    init(_ fields: Fields) {
+        for k in 0..<fields.count { append(fields[k]) }
+    }
+
     /// Appends a field.
     mutating func append(_ field: String) {
         bytes.append(contentsOf: field.utf8)
@@ -113,17 +118,36 @@ struct Record: Sendable {
 /// A record's fields in place: where its bytes are and where each field ends. Two pointers and a
 /// count, so the loops that read every cell (sizing, drawing) copy nothing and count no references.
 /// Valid only while the record it came from is alive and unchanged.
+///
+/// Fields read in place from a file's bytes (`RowIndex`) also say where each starts, as they do
+/// not follow one another.
 struct Fields {
     let base: UnsafePointer<UInt8>
     let ends: UnsafePointer<Int>
     /// Number of fields.
     let count: Int
+    /// Where each field starts; nil when each starts where the one before it ends (a `Record`).
+    let starts: UnsafePointer<Int>?
+
+    init(base: UnsafePointer<UInt8>, ends: UnsafePointer<Int>, count: Int) {
+        self.base = base
+        self.ends = ends
+        self.count = count
+        starts = nil
+    }
+
+    init(base: UnsafePointer<UInt8>, starts: UnsafePointer<Int>, ends: UnsafePointer<Int>, count: Int) {
+        self.base = base
+        self.ends = ends
+        self.count = count
+        self.starts = starts
+    }
 
     /// Field `index`'s bytes; an empty cell past the last field (a short row).
     @inline(__always)
     subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
         guard index < count else { return UnsafeBufferPointer(start: base, count: 0) }
-        let start = index == 0 ? 0 : ends[index &- 1]
+        let start = starts?[index] ?? (index == 0 ? 0 : ends[index &- 1])
         return UnsafeBufferPointer(start: base + start, count: ends[index] &- start)
     }
 }

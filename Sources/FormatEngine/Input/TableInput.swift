@@ -161,6 +161,29 @@ struct TableInput {
     /// - Complexity: O(bytes of the row).
     mutating func next(into record: inout Record) throws(InputError) -> Bool {
         guard try read(into: &record) else { return false }
+        fit(&record)
+        return true
+    }
+
+    /// Reads the next row as `next(into:)` does, and notes where its fields lie in `index` (a CSV
+    /// or TSV file's piece, sized to be drawn again; a JSON row is not noted).
+    mutating func next(into record: inout Record, noting index: inout RowIndex) throws(InputError) -> Bool {
+        guard try read(into: &record) else { return false }
+        csv?.note(record, in: &index)
+        fit(&record)
+        return true
+    }
+
+    /// Reads a row the drawing pass's notes leave to the reader (`RowIndex.Step.readAgain`): the
+    /// stream stands at its first byte.
+    mutating func nextReadAgain(into record: inout Record) throws(InputError) -> Bool {
+        csv?.restartAtRow()
+        return try next(into: &record)
+    }
+
+    /// Notes what a row read shows (replaced bytes, JSON keys, ragged rows) and pads or widens it
+    /// to the columns.
+    private mutating func fit(_ record: inout Record) {
         noteReplacement(in: record)
         if keyed, let names = json?.columnNames, names.count != columns.count {
             if columnsMayGrow {
@@ -191,7 +214,6 @@ struct TableInput {
                 if droppedRows == 1 { firstDroppedLine = record.line }
             }
         }
-        return true
     }
 
     /// Reads the next record as the reader gives it.

@@ -93,6 +93,8 @@ struct ColumnProfiler {
     /// Takes one row into account, seen in place.
     /// - Complexity: O(bytes of the row); no allocation.
     mutating func add(_ fields: Fields) {
+        // Fields that do not follow one another are gathered into a record first.
+        if fields.starts != nil { return Record(fields).withFields { add($0) } }
         rows += 1
         let count = min(fields.count, profiles.count)
         let measure = measure, trackWords = trackWords

@@ -211,6 +211,8 @@ final class ExternalSort {
 enum RowWords {
     /// Appends a row.
     static func append(row: Int, _ fields: Fields, to words: inout GrowableArray<Int>) {
+        // Fields that do not follow one another are gathered into a record first.
+        if fields.starts != nil { return Record(fields).withFields { append(row: row, $0, to: &words) } }
         let bytes = fields.count == 0 ? 0 : fields.ends[fields.count - 1]
         words.append(row)
         words.append(fields.count)

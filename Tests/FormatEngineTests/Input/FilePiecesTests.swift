@@ -15,14 +15,16 @@ struct FilePiecesTests {
         var error: String?
     }
 
-    static func run(_ url: URL, pieceBytes: Int?, cap: Int? = nil, _ configure: (inout FormatOptions) -> Void) throws -> (run: Run, pieces: Int) {
+    static func run(_ url: URL, pieceBytes: Int?, cap: Int? = nil, notesBudget: Int? = nil,
+                    _ configure: (inout FormatOptions) -> Void) throws -> (run: Run, pieces: Int, rowsByNotes: Int) {
         var options = FormatOptions()
         options.pipeline.pieceBytes = pieceBytes
         options.pipeline.pieceCap = cap
+        options.pipeline.notesBudget = notesBudget
         configure(&options)
         let sink = MemorySink()
         let result = try TableFormatter.run(try FileInput(path: url.path), options: options, output: sink)
-        return (Run(text: sink.text, warnings: result.warnings, error: result.error?.description), result.pieces)
+        return (Run(text: sink.text, warnings: result.warnings, error: result.error?.description), result.pieces, result.rowsByNotes)
     }
 
     static func file(_ bytes: [UInt8], _ name: String = "t.csv") throws -> URL {
@@ -44,12 +46,15 @@ struct FilePiecesTests {
 
     /// Writes eight files made by `make` (odd trials with rows over several lines) and requires
     /// each read in pieces of three sizes, two of them with a small cap on pieces drawn ahead, to
-    /// print what it prints read whole; small pieces must cut a file without such rows.
-    static func requireSameAsWhole(_ index: Int, seed: UInt64, fileName: String,
+    /// print what it prints read whole; small pieces must cut a file without such rows. With
+    /// `noted` (CSV, TSV), the drawing pass must have taken rows by the sizing pass's notes, and
+    /// the file is read once more with every note written to disk (P1, P2).
+    static func requireSameAsWhole(_ index: Int, seed: UInt64, fileName: String, noted: Bool = false,
                                    make: (inout SplitMix64, _ trial: Int, _ multiline: Bool) -> [UInt8]) throws {
         let (name, configure) = RowPipelineTests.configurations[index]
         var rng = SplitMix64(seed: seed + UInt64(index))
         var pieced = 0
+        var byNotes = 0
         for trial in 0..<8 {
             let multiline = trial % 2 == 1
             let url = try Self.file(make(&rng, trial, multiline), fileName)
@@ -62,17 +67,24 @@ struct FilePiecesTests {
                 let got = try Self.run(url, pieceBytes: size, cap: size == 1 << 20 ? nil : 1 + rng.below(4063), configure)
                 #expect(got.run == whole.run, "\(name), trial \(trial), pieces of \(size) bytes (\(got.pieces) pieces)")
                 if got.pieces > 1 { pieced += 1 }
+                byNotes += got.rowsByNotes
+                if noted && got.pieces > 1 {
+                    let spilled = try Self.run(url, pieceBytes: size, notesBudget: 0, configure)
+                    #expect(spilled.run == whole.run, "\(name), trial \(trial), pieces of \(size) bytes, notes on disk")
+                    #expect(spilled.rowsByNotes == got.rowsByNotes, "\(name), trial \(trial): the notes on disk are the notes")
+                }
                 if !multiline && size < 1000 && name != "limit 700" {
                     #expect(got.pieces > 1, "\(name), trial \(trial): read in pieces of \(size) bytes")
                 }
             }
         }
         if name != "limit 700" { #expect(pieced > 4, "\(name): the pieces were used") }
+        if noted && name != "limit 700" { #expect(byNotes > 1000, "\(name): rows were taken by the notes") }
     }
 
     @Test("P1 keeps every rule: a file read in pieces prints what it prints read whole (seeded)", arguments: 0..<RowPipelineTests.configurations.count)
     func piecesAreInvisible(_ index: Int) throws {
-        try Self.requireSameAsWhole(index, seed: 0x9_1ECE, fileName: "t.csv") { rng, trial, multiline in
+        try Self.requireSameAsWhole(index, seed: 0x9_1ECE, fileName: "t.csv", noted: true) { rng, trial, multiline in
             Self.shaped(&rng, trial: trial, multiline: multiline)
         }
     }
@@ -187,7 +199,7 @@ struct FilePiecesTests {
         let table = try TableInput(input, options: FormatOptions())
         let file = try #require(input.randomAccess)
         let pieces = try #require(FilePieces.cut(file, from: 4, size: 2000))
-        let job = PieceSizing(like: table, name: input.name, measure: DisplayWidth(), trackWords: false, checkpointEvery: 500)
+        let job = PieceSizing(like: table, name: input.name, measure: DisplayWidth(), trackWords: false, checkpointEvery: 500, notes: RowNotes())
         let outcomes = job.size(pieces, Array(0..<pieces.count))
         #expect(pieces.count > 100)
         var rows = 0
@@ -198,6 +210,7 @@ struct FilePiecesTests {
             }
             rows += piece.rows
             #expect(piece.table.stream.capacity <= 16, "a sized piece keeps a buffer of \(piece.table.stream.capacity) bytes")
+            #expect(piece.notes != nil, "a piece of plain rows keeps notes of where its fields are")
         }
         #expect(rows == 20_000)
         withExtendedLifetime(input) {}

@@ -1,0 +1,369 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where each field of a piece's rows lies in a CSV or TSV file, noted by the sizing pass so that
+/// the drawing pass takes every field without looking for it again (P1: each field is found once).
+///
+/// A row is noted as its lead (the bytes from where the previous row's last field ended, or the
+/// piece's start, to its first field: a line break, blank lines), then its fields (`noteFields`):
+/// each is as written, or quoted (`"` + its text + `"`), with `""` in one field at most. A row
+/// with anything else (a TSV backslash escape, bytes after a closing quote, `""` in two fields) is
+/// noted as its lead and a count of 0: the drawing pass has the reader read it again.
+struct RowIndex {
+    /// The rows noted so far.
+    private(set) var bytes = ByteArray()
+    /// Whether every row so far could be noted.
+    private(set) var usable = true
+    /// Where the drawing pass's reader will stand before the next row: the end of the previous
+    /// row's last field, or where its piece starts.
+    private var cursor = 0
+
+    /// Notes a row the reader read into `record` (before the table pads it): it starts at stream
+    /// offset `rawStart`, its last field ends at `rawEnd`, bit `i` of `quoted` says field `i` was
+    /// quoted, the field whose bit is `pairField` held `pairs` times `""`, and the reader stands
+    /// at `next`. A row that is `irregular`, or whose fields do not add up to where it ends, is
+    /// noted to be read again by the reader.
+    mutating func add(_ record: Record, rawStart: Int, rawEnd: Int, quoted: UInt64, pairField: UInt64, pairs: Int, irregular: Bool, next: Int) {
+        let lead = rawStart &- cursor
+        guard usable, lead >= 0 else {
+            usable = false
+            return
+        }
+        if !irregular && record.count <= 64 && noteFields(record, lead: lead, rawStart: rawStart, rawEnd: rawEnd, quoted: quoted, pairField: pairField, pairs: pairs) {
+            cursor = rawEnd
+            return
+        }
+        // To be read again: the lead, then 0 for the count.
+        _ = bytes.append(atMost: 11) { out in
+            let n = Self.put(lead, at: out)
+            out[n] = 0
+            return n &+ 1
+        }
+        cursor = next
+    }
+
+    /// Notes the row's lead; its field count, times two, + 1 if a field is 255 bytes or longer;
+    /// which fields are quoted (bit `i` for field `i`); the number of the field with `""` in it,
+    /// from 1 (0: none), and how many; then each field's length as read (a byte each, or LEB128
+    /// numbers when one is that long). False, noting nothing, when the fields as written (two
+    /// quotes more if quoted, one more for each `""`) and the delimiters between them do not
+    /// reach `rawEnd`.
+    private mutating func noteFields(_ record: Record, lead: Int, rawStart: Int, rawEnd: Int, quoted: UInt64, pairField: UInt64, pairs: Int) -> Bool {
+        let count = record.count
+        guard count > 0 else { return false }
+        return withExtendedLifetime(record) {
+            let decodedEnds = record.unsafeFields.ends
+            let written = decodedEnds[count &- 1] &+ 2 &* quoted.nonzeroBitCount &+ pairs &+ count &- 1
+            guard rawStart &+ written == rawEnd else { return false }
+            // At most ten bytes a number.
+            return bytes.append(atMost: 10 &* (count &+ 6)) { out -> Int? in
+                var n = Self.put(lead, at: out)
+                let countAt = n
+                n &+= Self.put(count << 1, at: out + n)
+                n &+= Self.put(Int(truncatingIfNeeded: quoted), at: out + n)
+                if pairField == 0 {
+                    out[n] = 0
+                    n &+= 1
+                } else {
+                    n &+= Self.put(pairField.trailingZeroBitCount &+ 1, at: out + n)
+                    n &+= Self.put(pairs, at: out + n)
+                }
+                // A byte each, while every length is below 255.
+                var decodedStart = 0
+                var widest = 0
+                for i in 0..<count {
+                    let length = decodedEnds[i] &- decodedStart
+                    out[n &+ i] = UInt8(truncatingIfNeeded: length)
+                    widest |= length
+                    decodedStart = decodedEnds[i]
+                }
+                if widest < 255 { return n &+ count }
+                // Again as LEB128 numbers, the count marked.
+                out[countAt] |= 1
+                decodedStart = 0
+                for i in 0..<count {
+                    n &+= Self.put(decodedEnds[i] &- decodedStart, at: out + n)
+                    decodedStart = decodedEnds[i]
+                }
+                return n
+            }
+        }
+    }
+
+    /// The drawing pass will start a piece at stream offset `offset` (a checkpoint).
+    mutating func restart(at offset: Int) { cursor = offset }
+
+    /// Writes `value` (not negative) as LEB128 at `out`. Returns the bytes written.
+    @inline(__always)
+    private static func put(_ value: Int, at out: UnsafeMutablePointer<UInt8>) -> Int {
+        var v = UInt(bitPattern: value)
+        var n = 0
+        while v >= 0x80 {
+            out[n] = UInt8(truncatingIfNeeded: v) | 0x80
+            v >>= 7
+            n &+= 1
+        }
+        out[n] = UInt8(truncatingIfNeeded: v)
+        return n &+ 1
+    }
+
+    /// One drawing piece's rows as noted: `from..<to` of a sizing piece's notes, wherever they are
+    /// kept (`RowNotes`).
+    struct Slice: Sendable {
+        let notes: RowNotes
+        let place: RowNotes.Place
+        let from: Int
+        let to: Int
+
+        /// The notes, read back if they were written to disk; nil when they cannot be read.
+        func bytes() -> (storage: ByteArray, from: Int, to: Int)? {
+            switch place {
+            case .memory(let storage):
+                return (storage, from, to)
+            case .file(let offset):
+                guard let storage = notes.read(at: offset + Int64(from), count: to - from) else { return nil }
+                return (storage, 0, to - from)
+            }
+        }
+    }
+
+    /// What the notes give for the next row.
+    enum Step {
+        /// The row's fields, in place in the stream's buffer (valid until the stream is read again).
+        case fields(Fields)
+        /// The row is to be read by the reader, which the stream now stands at.
+        case readAgain
+        /// Every noted row has been read.
+        case end
+    }
+
+    /// Reads one drawing piece's rows from the stream by their notes.
+    struct Reader {
+        let notes: ByteArray
+        let to: Int
+        let dialect: Dialect
+        let sourceName: String
+        /// At least as many fields as a row has: short rows are padded to it with empty fields.
+        let columns: Int
+        private var at: Int
+        private var starts: UnsafeMutablePointer<Int>
+        private var ends: UnsafeMutablePointer<Int>
+        private var capacity: Int
+        /// Holds the field offsets' memory (freed with the last copy of the reader).
+        private let memory: FieldMemory
+
+        final class FieldMemory {
+            var pointer: UnsafeMutablePointer<Int>
+            var capacity: Int
+            init(_ capacity: Int) {
+                self.capacity = capacity
+                pointer = .allocate(capacity: 2 &* capacity)
+            }
+            deinit { pointer.deallocate() }
+        }
+
+        /// Reads by `slice`'s notes; nil when they cannot be read back from disk.
+        init?(_ slice: Slice, dialect: Dialect, sourceName: String, columns: Int) {
+            guard let (notes, from, to) = slice.bytes() else { return nil }
+            self.notes = notes
+            self.to = to
+            self.dialect = dialect
+            self.sourceName = sourceName
+            self.columns = columns
+            at = from
+            capacity = max(64, columns)
+            memory = FieldMemory(capacity)
+            starts = memory.pointer
+            ends = memory.pointer + capacity
+        }
+
+        /// The next row: its fields, read in place from `stream` where the previous row ended;
+        /// or that the reader is to read it; or the end of the notes.
+        /// - Throws: `file changed while reading` when the bytes are not where the sizing pass
+        ///   saw them.
+        mutating func next(from stream: InputStream) throws(InputError) -> Step {
+            guard at < to else { return .end }
+            return try notes.withUnsafeBufferPointer { (notes) throws(InputError) -> Step in
+                try next(from: stream, notes: notes.baseAddress.unsafelyUnwrapped)
+            }
+        }
+
+        private mutating func next(from stream: InputStream, notes: UnsafePointer<UInt8>) throws(InputError) -> Step {
+            let quoting = dialect.quoting
+            let delimiter = dialect.delimiter
+            let starts = starts, ends = ends, columns = columns
+            var at = at
+            defer { self.at = at }
+            // Offsets count from the stream's next unread byte, which stays where the previous
+            // row ended until this one is read.
+            var start = Self.number(notes, &at)
+            let countCode = Self.number(notes, &at)
+            let count = countCode >> 1
+            var available = stream.end &- stream.pos
+            if count == 0 {
+                if available < start {
+                    available = try Self.more(stream, atLeast: start)
+                    guard start <= available else { throw changed }
+                }
+                stream.pos &+= start
+                return .readAgain
+            }
+            guard count <= capacity else { throw changed }
+            var quoted = UInt64(truncatingIfNeeded: Self.number(notes, &at))
+            let pairField = Self.number(notes, &at) &- 1
+            let pairs = pairField >= 0 ? Self.number(notes, &at) : 0
+            let wide = countCode & 1 != 0
+            var base = UnsafePointer(stream.storage + stream.pos)
+            var i = 0
+            while true {
+                var end = start &+ (wide ? Self.number(notes, &at) : Int(notes[at &+ i]))
+                let isQuoted = quoted & 1 != 0
+                quoted >>= 1
+                if isQuoted { end &+= i == pairField ? 2 &+ pairs : 2 }
+                // The byte after the field (its delimiter or line break) is looked at too.
+                if available <= end {
+                    available = try Self.more(stream, atLeast: end &+ 1)
+                    base = UnsafePointer(stream.storage + stream.pos)
+                    guard end <= available else { throw changed }
+                }
+                if !isQuoted {
+                    starts[i] = start
+                    ends[i] = end
+                } else {
+                    // `"`, the text, `"`; a `""` in it is read as one `"`.
+                    guard quoting, base[start] == 0x22, base[end &- 1] == 0x22 else { throw changed }
+                    starts[i] = start &+ 1
+                    ends[i] = i != pairField ? end &- 1 : try Self.unescapePairs(stream.storage + stream.pos, from: start &+ 1, to: end &- 1, sourceName: sourceName)
+                }
+                i &+= 1
+                if i == count {
+                    // A line break follows, or the input ends (peek found no more).
+                    guard end == available || base[end] == 0x0A || base[end] == 0x0D else { throw changed }
+                    if !wide { at &+= count }
+                    // The table's short rows are padded with empty fields.
+                    while i < columns {
+                        starts[i] = 0
+                        ends[i] = 0
+                        i &+= 1
+                    }
+                    stream.pos &+= end
+                    return .fields(Fields(base: base, starts: starts, ends: ends, count: i))
+                }
+                guard end < available && base[end] == delimiter else { throw changed }
+                start = end &+ 1
+            }
+        }
+
+        private var changed: InputError { Self.changed(sourceName) }
+
+        /// Reads more of the stream, to at least `count` unread bytes if the input has them.
+        /// - Returns: the unread bytes there are.
+        @inline(never)
+        private static func more(_ stream: InputStream, atLeast count: Int) throws(InputError) -> Int {
+            try stream.peek(atLeast: count).count
+        }
+
+        private static func changed(_ sourceName: String) -> InputError {
+            InputError(.readFailed, "file changed while reading", source: sourceName)
+        }
+
+        /// Reads each `""` in `bytes[from..<to]` (quoted text) as one `"`, in place.
+        /// - Returns: where the text now ends.
+        private static func unescapePairs(_ bytes: UnsafeMutablePointer<UInt8>, from: Int, to: Int, sourceName: String) throws(InputError) -> Int {
+            var read = from
+            var write = from
+            while read < to {
+                let byte = bytes[read]
+                bytes[write] = byte
+                write &+= 1
+                if byte == 0x22 {
+                    guard read &+ 1 < to, bytes[read &+ 1] == 0x22 else { throw changed(sourceName) }
+                    read &+= 2
+                } else {
+                    read &+= 1
+                }
+            }
+            return write
+        }
+        /// The LEB128 number at `notes[at]`; `at` moves past it.
+        @inline(__always)
+        private static func number(_ notes: UnsafePointer<UInt8>, _ at: inout Int) -> Int {
+            var byte = notes[at]
+            at &+= 1
+            guard byte >= 0x80 else { return Int(byte) }
+            var value = UInt(byte & 0x7F)
+            var shift: UInt = 7
+            repeat {
+                byte = notes[at]
+                at &+= 1
+                value |= UInt(byte & 0x7F) << shift
+                shift &+= 7
+            } while byte >= 0x80
+            return Int(bitPattern: value)
+        }
+    }
+}
+
+/// The sizing pass's notes of a file's rows (`RowIndex`), held for the drawing pass: in memory up
+/// to `budget` bytes, past it in a temporary file under `TMPDIR`, unlinked as soon as it is made,
+/// so that memory does not grow with the file (P2). Notes that cannot be written are dropped: the
+/// drawing pass then reads their rows as before.
+final class RowNotes: @unchecked Sendable {
+    /// Where a piece's notes are kept.
+    enum Place: @unchecked Sendable {
+        case memory(ByteArray)
+        /// At this offset of the temporary file.
+        case file(Int64)
+    }
+
+    /// What is held in memory at most.
+    let budget: Int
+    /// 4 MiB: about 300,000 rows of ten fields.
+    static let defaultBudget = 4 << 20
+    private let directory: String
+    private let state = Locked((held: 0, fd: Int32(-1), written: Int64(0), failed: false))
+
+    init(budget: Int = defaultBudget, directory: String = RowSpool.temporaryDirectory) {
+        self.budget = budget
+        self.directory = directory
+    }
+
+    deinit {
+        let fd = state.current.fd
+        if fd >= 0 { close(fd) }
+    }
+
+    /// Keeps one sizing piece's notes (on either thread).
+    /// - Returns: where they are, or nil when they could not be kept.
+    func keep(_ notes: ByteArray) -> Place? {
+        let count = notes.count
+        let spot = state.withLock { state -> (fd: Int32, offset: Int64)? in
+            if state.held + count <= budget {
+                state.held += count
+                return nil
+            }
+            if state.fd < 0 && !state.failed {
+                state.fd = unlinkedTemporaryFile(in: directory, prefix: "tablefmt-notes")
+                state.failed = state.fd < 0
+            }
+            guard state.fd >= 0 else { return (-1, 0) }
+            defer { state.written += Int64(count) }
+            return (state.fd, state.written)
+        }
+        guard let spot else { return .memory(notes.compacted()) }
+        guard spot.fd >= 0 else { return nil }
+        let failure = notes.withUnsafeBufferPointer { writeFully(spot.fd, from: UnsafeRawPointer($0.baseAddress), count: count, at: spot.offset) }
+        return failure == 0 ? .file(spot.offset) : nil
+    }
+
+    /// `count` bytes of notes written at `offset`; nil when they cannot be read.
+    func read(at offset: Int64, count: Int) -> ByteArray? {
+        let fd = state.current.fd
+        var bytes = ByteArray()
+        let read = bytes.append(atMost: count) { out in readFully(fd, into: out, count: count, at: offset) ? count : nil }
+        return read ? bytes : nil
+    }
+}
