@@ -216,45 +216,48 @@ struct RowIndex {
             let pairField = Self.number(notes, &at) &- 1
             let pairs = pairField >= 0 ? Self.number(notes, &at) : 0
             let wide = countCode & 1 != 0
-            var base = UnsafePointer(stream.storage + stream.pos)
-            var i = 0
-            while true {
-                var end = start &+ (wide ? Self.number(notes, &at) : Int(notes[at &+ i]))
-                let isQuoted = quoted & 1 != 0
-                quoted >>= 1
-                if isQuoted { end &+= i == pairField ? 2 &+ pairs : 2 }
-                // The byte after the field (its delimiter or line break) is looked at too.
-                if available <= end {
-                    available = try Self.more(stream, atLeast: end &+ 1)
-                    base = UnsafePointer(stream.storage + stream.pos)
-                    guard end <= available else { throw changed }
-                }
-                if !isQuoted {
-                    starts[i] = start
-                    ends[i] = end
-                } else {
-                    // `"`, the text, `"`; a `""` in it is read as one `"`.
-                    guard quoting, base[start] == 0x22, base[end &- 1] == 0x22 else { throw changed }
-                    starts[i] = start &+ 1
-                    ends[i] = i != pairField ? end &- 1 : try Self.unescapePairs(stream.storage + stream.pos, from: start &+ 1, to: end &- 1, sourceName: sourceName)
-                }
-                i &+= 1
-                if i == count {
-                    // A line break follows, or the input ends (peek found no more).
-                    guard end == available || base[end] == 0x0A || base[end] == 0x0D else { throw changed }
-                    if !wide { at &+= count }
-                    // The table's short rows are padded with empty fields.
-                    while i < columns {
-                        starts[i] = 0
-                        ends[i] = 0
-                        i &+= 1
-                    }
-                    stream.pos &+= end
-                    return .fields(Fields(base: base, starts: starts, ends: ends, count: i))
-                }
-                guard end < available && base[end] == delimiter else { throw changed }
-                start = end &+ 1
+            // Each field's place as written, from the notes alone: a quoted field takes two quotes
+            // more, the one with `""` one more for each.
+            var quotes = quoted
+            for i in 0..<count {
+                starts[i] = start
+                var length = wide ? Self.number(notes, &at) : Int(notes[at &+ i])
+                if quotes & 1 != 0 { length &+= i == pairField ? 2 &+ pairs : 2 }
+                quotes >>= 1
+                start &+= length
+                ends[i] = start
+                start &+= 1
             }
+            if !wide { at &+= count }
+            // The row's bytes, and the one after them (its line break) when there is one.
+            let end = start &- 1
+            if available <= end {
+                available = try Self.more(stream, atLeast: end &+ 1)
+                guard end <= available else { throw changed }
+            }
+            let base = UnsafePointer(stream.storage + stream.pos)
+            // The bytes are where the notes say: a delimiter after each field, a line break (or the
+            // end of the input) after the last.
+            var misplaced = end < available && base[end] != 0x0A && base[end] != 0x0D
+            for i in 0..<(count &- 1) { misplaced = misplaced || base[ends[i]] != delimiter }
+            guard !misplaced else { throw changed }
+            // Quoted fields: `"`, the text, `"`; a `""` in it is read as one `"`.
+            while quoted != 0 {
+                let k = quoted.trailingZeroBitCount
+                quoted &= quoted &- 1
+                guard quoting, ends[k] &- starts[k] >= 2, base[starts[k]] == 0x22, base[ends[k] &- 1] == 0x22 else { throw changed }
+                starts[k] &+= 1
+                ends[k] = k != pairField ? ends[k] &- 1 : try Self.unescapePairs(stream.storage + stream.pos, from: starts[k], to: ends[k] &- 1, sourceName: sourceName)
+            }
+            // The table's short rows are padded with empty fields.
+            var i = count
+            while i < columns {
+                starts[i] = 0
+                ends[i] = 0
+                i &+= 1
+            }
+            stream.pos &+= end
+            return .fields(Fields(base: base, starts: starts, ends: ends, count: i))
         }
 
         private var changed: InputError { Self.changed(sourceName) }
