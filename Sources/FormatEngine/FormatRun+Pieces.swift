@@ -85,7 +85,9 @@ extension FormatRun {
                 cuts.append(pieces.cuts[k + 1])
                 k += 1
             case .endsInsideRow where k + 1 < pieces.count:
-                sized.append(nil)  // joined with the next piece, whose start was not a row's
+                // Joined with the next piece, whose start was not a row's: its notes are not used.
+                if case .sized(let next) = first[k + 1], let kept = next.notes { notes.forget(kept.place, count: kept.count) }
+                sized.append(nil)
                 cuts.append(pieces.cuts[k + 2])
                 k += 2
             case .endsInsideRow, .failed:
@@ -412,14 +414,16 @@ final class PieceDrawing: @unchecked Sendable {
         defer { rowsByNotes.withLock { $0[k] = byNotes } }
         rowsLoop: while rows < expected {
             var step = RowIndex.Step.readAgain
-            do {
+            do throws(InputError) {
                 if let next = try notes?.next(from: piece.stream) { step = next }
                 switch step {
                 case .fields: break
                 case .readAgain:
                     let more = try notes == nil ? piece.next(into: &record) : piece.nextReadAgain(into: &record)
                     guard more else { break rowsLoop }
-                case .end: break rowsLoop
+                case .end:
+                    // The notes end before the rows the first pass counted: not as it was read.
+                    throw InputError(.readFailed, "file changed while reading (modified)", source: name)
                 }
             } catch {
                 return (rows, error)

@@ -27,7 +27,7 @@ enum Help {
         ("TERM", "dumb: plain output by default"),
         ("FORCE_COLOR, CLICOLOR_FORCE", "set and not 0 or false: ANSI output even in a pipe"),
         ("TABLEFMT_VIEW", "auto, always or never: when the live view opens (--view wins)"),
-        ("TMPDIR", "where temporary files go, each removed at once: rows the live view cannot find again in their file, --sort runs past --memory-limit, where a large CSV file's fields lie"),
+        ("TMPDIR", "where temporary files go, each removed at once: rows the live view cannot find again in their file, --sort runs past --memory-limit, where a large CSV or TSV file's fields lie"),
         ("TABLEFMT_DEBUG", "layout: explain on standard error how the layout was chosen"),
     ]
 

@@ -7,19 +7,32 @@ import Darwin
 /// Where each field of a piece's rows lies in a CSV or TSV file, noted by the sizing pass so that
 /// the drawing pass takes every field without looking for it again (P1: each field is found once).
 ///
-/// A row is noted as its lead (the bytes from where the previous row's last field ended, or the
-/// piece's start, to its first field: a line break, blank lines), then its fields (`noteFields`):
-/// each is as written, or quoted (`"` + its text + `"`), with `""` in one field at most. A row
-/// with anything else (a TSV backslash escape, bytes after a closing quote, `""` in two fields) is
-/// noted as its lead and a count of 0: the drawing pass has the reader read it again.
+/// A row is noted as its lead (the bytes from where the drawing pass's reader stands after the
+/// previous row, or the piece's start, to its first field: a line break, blank lines), then its
+/// fields (`noteFields`): each is as written, or quoted (`"` + its text + `"`), with `""` in one
+/// field at most. A row with anything else (a TSV backslash escape, bytes after a closing quote,
+/// `""` in two fields, more than 64 fields or a quoted field past the 64th), or longer than
+/// `longestRow` (a long cell stays in the reader's record, grown in place, P2), is noted as its
+/// lead and a count of 0: the drawing pass has the reader read it again.
 struct RowIndex {
     /// The rows noted so far.
     private(set) var bytes = ByteArray()
-    /// Whether every row so far could be noted.
+    /// Whether every row so far could be noted (and the notes stay under `limit`).
     private(set) var usable = true
+    /// The most bytes of notes one piece may take; past it the piece is not noted (a piece of a
+    /// very large file, or one without checkpoints), so what a piece holds stays bounded.
+    let limit: Int
     /// Where the drawing pass's reader will stand before the next row: the end of the previous
-    /// row's last field, or where its piece starts.
+    /// row's last field (or past its line break, when the reader read it again), or where its
+    /// piece starts.
     private var cursor = 0
+
+    /// Rows longer than this (the bytes a piece's stream reads at a time) are read again by the
+    /// reader rather than held whole in the stream's buffer.
+    static let longestRow = 1 << 16
+
+    /// 2 MiB: about 150,000 rows of ten fields.
+    init(limit: Int = 2 << 20) { self.limit = limit }
 
     /// Notes a row the reader read into `record` (before the table pads it): it starts at stream
     /// offset `rawStart`, its last field ends at `rawEnd`, bit `i` of `quoted` says field `i` was
@@ -28,11 +41,13 @@ struct RowIndex {
     /// noted to be read again by the reader.
     mutating func add(_ record: Record, rawStart: Int, rawEnd: Int, quoted: UInt64, pairField: UInt64, pairs: Int, irregular: Bool, next: Int) {
         let lead = rawStart &- cursor
-        guard usable, lead >= 0 else {
+        guard usable, lead >= 0, bytes.count <= limit else {
             usable = false
+            bytes = ByteArray()
             return
         }
-        if !irregular && record.count <= 64 && noteFields(record, lead: lead, rawStart: rawStart, rawEnd: rawEnd, quoted: quoted, pairField: pairField, pairs: pairs) {
+        if !irregular && record.count <= 64 && rawEnd &- rawStart <= Self.longestRow
+            && noteFields(record, lead: lead, rawStart: rawStart, rawEnd: rawEnd, quoted: quoted, pairField: pairField, pairs: pairs) {
             cursor = rawEnd
             return
         }
@@ -270,7 +285,7 @@ struct RowIndex {
         }
 
         private static func changed(_ sourceName: String) -> InputError {
-            InputError(.readFailed, "file changed while reading", source: sourceName)
+            InputError(.readFailed, "file changed while reading (modified)", source: sourceName)
         }
 
         /// Reads each `""` in `bytes[from..<to]` (quoted text) as one `"`, in place.
@@ -360,6 +375,11 @@ final class RowNotes: @unchecked Sendable {
         guard spot.fd >= 0 else { return nil }
         let failure = notes.withUnsafeBufferPointer { writeFully(spot.fd, from: UnsafeRawPointer($0.baseAddress), count: count, at: spot.offset) }
         return failure == 0 ? .file(spot.offset) : nil
+    }
+
+    /// Lets go of notes kept and not to be used (a piece read again joined with the one before).
+    func forget(_ place: Place, count: Int) {
+        if case .memory = place { state.withLock { $0.held -= count } }
     }
 
     /// `count` bytes of notes written at `offset`; nil when they cannot be read.

@@ -138,12 +138,32 @@ struct RowIndexTests {
             Issue.record("the first row is where it was")
             return
         }
-        #expect(throws: InputError.self) { _ = try notesReader.next(from: changed) }
-        do {
-            _ = try notesReader.next(from: changed)
-        } catch {
-            #expect(error.description.hasSuffix("file changed while reading"))
+        let error = #expect(throws: InputError.self) { _ = try notesReader.next(from: changed) }
+        #expect(error?.description == "t.csv: file changed while reading (modified)")
+    }
+
+    @Test("P1, P2: a row longer than a piece's stream reads at a time is read again by the reader (its cell grown in place, not held whole in the stream)")
+    func longRowReadAgain() throws {
+        var rng = SplitMix64(seed: 0x10E6)
+        let long = String(repeating: "y", count: RowIndex.longestRow + 10)
+        let text = "1,short\n2,\(long)\n3,\"quoted\"\n"
+        for chunk in [7, 1 << 16] {
+            let outcome = try Self.readTwice(Array(text.utf8), dialect: .csv(), chunk: chunk, budget: 1 << 20, &rng)
+            #expect(outcome.records == [["1", "short"], ["2", long], ["3", "quoted"]])
+            #expect(outcome.again == outcome.records)
+            #expect(outcome.inPlace == 2, "chunk \(chunk)")
         }
+    }
+
+    @Test("P2: a piece whose notes pass its limit keeps none (what a piece holds stays bounded)")
+    func notesPastThePieceLimit() {
+        var index = RowIndex(limit: 100)
+        for k in 0..<50 {
+            let start = k * 6
+            index.add(Record(["ab", "cd"]), rawStart: start, rawEnd: start + 5, quoted: 0, pairField: 0, pairs: 0, irregular: false, next: start + 6)
+            if k < 10 { #expect(index.usable, "row \(k)") }
+        }
+        #expect(!index.usable && index.bytes.count == 0)
     }
 
     @Test("P1: a row whose fields as written do not reach where the reader saw it end is noted to be read again")
@@ -186,7 +206,13 @@ struct RowIndexTests {
         }
         #expect(Array(try #require(spilled.read(at: offset, count: 1000))) == [UInt8](repeating: 7, count: 1000))
         let nowhere = RowNotes(budget: 1500, directory: "/nonexistent-tablefmt-test-dir")
-        #expect(nowhere.keep(bytes) != nil)
+        let first = try #require(nowhere.keep(bytes))
         #expect(nowhere.keep(bytes) == nil)
+        // Notes let go of (a piece joined with the one before) no longer count against the budget.
+        nowhere.forget(first, count: bytes.count)
+        guard case .memory = try #require(nowhere.keep(bytes)) else {
+            Issue.record("room again in memory")
+            return
+        }
     }
 }
