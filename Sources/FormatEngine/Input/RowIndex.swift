@@ -19,8 +19,8 @@ struct RowIndex {
     private(set) var bytes = ByteArray()
     /// Whether every row so far could be noted (and the notes stay under `limit`).
     private(set) var usable = true
-    /// The most bytes of notes one piece may take; past it the piece is not noted (a piece of a
-    /// very large file, or one without checkpoints), so what a piece holds stays bounded.
+    /// The most bytes of notes one sizing piece may take; past it the piece is not noted (the
+    /// pieces of a file over about 3.6 GB, each a 256th of it), so what a piece holds stays bounded.
     let limit: Int
     /// Where the drawing pass's reader will stand before the next row: the end of the previous
     /// row's last field (or past its line break, when the reader read it again), or where its
