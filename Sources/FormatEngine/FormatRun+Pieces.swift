@@ -423,7 +423,7 @@ final class PieceDrawing: @unchecked Sendable {
                     guard more else { break rowsLoop }
                 case .end:
                     // The notes end before the rows the first pass counted: not as it was read.
-                    throw InputError(.readFailed, "file changed while reading (modified)", source: name)
+                    throw InputError.fileChanged("modified", source: name)
                 }
             } catch {
                 return (rows, error)

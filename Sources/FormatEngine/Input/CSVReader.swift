@@ -65,18 +65,9 @@ struct CSVReader {
     let delimiterPattern: UInt64
     let backslashPattern: UInt64
 
-    // Where the record just read lies in the stream, for the sizing pass to note a file's rows
-    // (`RowIndex`): its first byte (blank lines before it skipped), the byte that ended its last
-    // field (its line break, or the end of the input), which of its first 64 fields were quoted,
-    // and the one quoted field with `""` inside, if any, with how many. `irregular`: a field is
-    // neither as written nor `"` + text + `"` (a TSV backslash escape, bytes after a closing
-    // quote, `""` in two fields, a quoted field past the 64th).
-    private(set) var rawStart = 0
-    private(set) var rawEnd = 0
-    private(set) var quotedFields: UInt64 = 0
-    private(set) var pairField: UInt64 = 0
-    private(set) var pairs = 0
-    private(set) var irregular = false
+    /// Where the record just read lies in the stream and how its fields are written, for the
+    /// sizing pass to note a file's rows (`RowIndex`).
+    private(set) var shape = RowIndex.Shape()
 
     init(stream: InputStream, dialect: Dialect, sourceName: String = "<stdin>") {
         self.stream = stream
@@ -127,7 +118,7 @@ struct CSVReader {
 
     /// Notes the record just read into `record` in `index` (before the table pads it).
     mutating func note(_ record: Record, in index: inout RowIndex) {
-        index.add(record, rawStart: rawStart, rawEnd: rawEnd, quoted: quotedFields, pairField: pairField, pairs: pairs, irregular: irregular, next: stream.offset)
+        index.add(record, shape, next: stream.offset)
     }
 
     /// The stream stands at a row's first byte (the drawing pass moved it there).
@@ -136,25 +127,21 @@ struct CSVReader {
     /// Starts noting where a record lies, at the next unread byte.
     @inline(__always)
     private mutating func startRaw() {
-        rawStart = stream.offset
-        quotedFields = 0
-        pairField = 0
-        pairs = 0
-        irregular = false
+        shape = RowIndex.Shape(rawStart: stream.offset)
     }
 
     /// Notes that the field being built is quoted.
     @inline(__always)
     private mutating func noteQuoted(_ record: Record) {
-        if record.count < 64 { quotedFields |= 1 << UInt64(record.count) } else { irregular = true }
+        if record.count < 64 { shape.quoted |= 1 << UInt64(record.count) } else { shape.irregular = true }
     }
 
     /// Notes a `""` in the quoted field being built.
     private mutating func notePair(_ record: Record) {
         let field: UInt64 = record.count < 64 ? 1 << UInt64(record.count) : 0
-        if field == 0 || (pairField != 0 && pairField != field) { irregular = true }
-        pairField = field
-        pairs &+= 1
+        if field == 0 || (shape.pairField != 0 && shape.pairField != field) { shape.irregular = true }
+        shape.pairField = field
+        shape.pairs &+= 1
     }
 
     /// Runs the machine over the buffered bytes.
@@ -165,8 +152,8 @@ struct CSVReader {
         let end = stream.end
         let delimiter = dialect.delimiter
         let backslashes = dialect.backslashEscapes
-        // The stream offset of buffer index 0.
-        let rawBase = stream.offset &- p
+        // Where buffer index 0 is in the stream (`base(of:)`), found once.
+        let rawBase = stream.base(of: 0)
         defer { stream.pos = p }
         while p < end {
             switch state {
@@ -177,7 +164,7 @@ struct CSVReader {
                     lineStart = stream.base(of: p)
                 }
                 record.line = line
-                rawStart = rawBase &+ p
+                shape.rawStart = rawBase &+ p
             case .fieldStart:
                 if buffer[p] == 0x22 && dialect.quoting {
                     quoteStart = SourcePosition(line: line, column: stream.base(of: p) - lineStart + 1)
@@ -225,7 +212,7 @@ struct CSVReader {
                                     break fields
                                 }
                                 record.endFieldAssumingUnique()
-                                rawEnd = rawBase &+ q
+                                shape.rawEnd = rawBase &+ q
                                 newLine(at: p)
                                 state = b == 0x0A ? .fieldStart : .afterCR
                                 return true
@@ -247,13 +234,13 @@ struct CSVReader {
                         state = .fieldStart
                     } else if b == 0x0A {
                         record.endFieldAssumingUnique()
-                        rawEnd = rawBase &+ p &- 1
+                        shape.rawEnd = rawBase &+ p &- 1
                         newLine(at: p)
                         state = .fieldStart
                         return true
                     } else if b == 0x0D {
                         record.endFieldAssumingUnique()
-                        rawEnd = rawBase &+ p &- 1
+                        shape.rawEnd = rawBase &+ p &- 1
                         newLine(at: p)
                         state = .afterCR
                         return true
@@ -263,7 +250,7 @@ struct CSVReader {
                     break fields
                 }
             case .escape:
-                irregular = true
+                shape.irregular = true
                 let b = buffer[p]
                 p &+= 1
                 switch b {
@@ -304,7 +291,7 @@ struct CSVReader {
                 } else {
                     // The closing quote. Anything before the next delimiter is kept as written.
                     let b = buffer[p]
-                    if b != dialect.delimiter && b != 0x0A && b != 0x0D { irregular = true }
+                    if b != dialect.delimiter && b != 0x0A && b != 0x0D { shape.irregular = true }
                     state = .unquoted
                 }
                 quotedCR = false
@@ -341,7 +328,7 @@ struct CSVReader {
         case .quoted:
             throw InputError(.malformed, "unterminated quoted field", at: quoteStart, source: sourceName)
         case .escape:
-            irregular = true
+            shape.irregular = true
             record.bytes.appendAssumingUnique(0x5C)
             record.endFieldAssumingUnique()
         case .unquoted, .quoteInQuoted:
@@ -353,7 +340,7 @@ struct CSVReader {
             return false
         }
         state = .afterCR
-        rawEnd = stream.offset
+        shape.rawEnd = stream.offset
         if dialect.skipBlankLines && !recordQuoted && record.count == 1 && record.bytes.isEmpty {
             record.clear()
             return false

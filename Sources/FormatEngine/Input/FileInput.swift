@@ -94,7 +94,7 @@ public final class DescriptorSource: ByteSource {
         }
         guard now != identity else { return }
         let what = now.size == identity.size ? "modified" : "size \(identity.size) → \(now.size) bytes"
-        throw InputError(.readFailed, "file changed while reading (\(what))", source: name)
+        throw InputError.fileChanged(what, source: name)
     }
 }
 

@@ -38,7 +38,7 @@ final class RangeSource: ByteSource {
             if n < 0 { throw InputError(.readFailed, "read error: \(systemMessage(errno))", source: name) }
             // The file ends before the piece does: it has been cut since it was opened.
             try DescriptorSource.check(file.fd, against: file.identity, name: name)
-            throw InputError(.readFailed, "file changed while reading", source: name)
+            throw InputError.fileChanged(nil, source: name)
         }
     }
 }

@@ -27,6 +27,11 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         self.source = source
     }
 
+    /// `file changed while reading (detail)` (I7): the input is not as it was when it was opened.
+    static func fileChanged(_ detail: String?, source: String) -> InputError {
+        InputError(.readFailed, "file changed while reading" + (detail.map { " (\($0))" } ?? ""), source: source)
+    }
+
     /// `data.csv:12:7: unterminated quoted field`
     public var description: String {
         if let position { return "\(source):\(position.line):\(position.column): \(message)" }

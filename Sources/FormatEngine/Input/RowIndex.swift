@@ -34,20 +34,36 @@ struct RowIndex {
     /// 2 MiB: about 150,000 rows of ten fields.
     init(limit: Int = 2 << 20) { self.limit = limit }
 
-    /// Notes a row the reader read into `record` (before the table pads it): it starts at stream
-    /// offset `rawStart`, its last field ends at `rawEnd`, bit `i` of `quoted` says field `i` was
-    /// quoted, the field whose bit is `pairField` held `pairs` times `""`, and the reader stands
-    /// at `next`. A row that is `irregular`, or whose fields do not add up to where it ends, is
-    /// noted to be read again by the reader.
-    mutating func add(_ record: Record, rawStart: Int, rawEnd: Int, quoted: UInt64, pairField: UInt64, pairs: Int, irregular: Bool, next: Int) {
+    /// Where a row the reader read lies in its stream, and how its fields are written (the
+    /// reader's `shape`).
+    struct Shape {
+        /// The stream offset of the row's first byte (blank lines before it skipped).
+        var rawStart = 0
+        /// The stream offset of the byte that ended its last field: its line break, or the end of
+        /// the input.
+        var rawEnd = 0
+        /// Bit `i`: field `i` is quoted (the first 64 fields).
+        var quoted: UInt64 = 0
+        /// The bit of the one quoted field with `""` in it (0: none), and how many it holds.
+        var pairField: UInt64 = 0
+        var pairs = 0
+        /// A field is neither as written nor `"` + text + `"` (a TSV backslash escape, bytes after
+        /// a closing quote, `""` in two fields, a quoted field past the 64th).
+        var irregular = false
+    }
+
+    /// Notes a row the reader read into `record` (before the table pads it), written as `shape`
+    /// says, the reader then standing at `next`. A row that is irregular, or whose fields do not
+    /// add up to where it ends, is noted to be read again by the reader.
+    mutating func add(_ record: Record, _ shape: Shape, next: Int) {
+        let rawStart = shape.rawStart, rawEnd = shape.rawEnd
         let lead = rawStart &- cursor
         guard usable, lead >= 0, bytes.count <= limit else {
             usable = false
             bytes = ByteArray()
             return
         }
-        if !irregular && record.count <= 64 && rawEnd &- rawStart <= Self.longestRow
-            && noteFields(record, lead: lead, rawStart: rawStart, rawEnd: rawEnd, quoted: quoted, pairField: pairField, pairs: pairs) {
+        if !shape.irregular && record.count <= 64 && rawEnd &- rawStart <= Self.longestRow && noteFields(record, shape, lead: lead) {
             cursor = rawEnd
             return
         }
@@ -66,13 +82,14 @@ struct RowIndex {
     /// numbers when one is that long). False, noting nothing, when the fields as written (two
     /// quotes more if quoted, one more for each `""`) and the delimiters between them do not
     /// reach `rawEnd`.
-    private mutating func noteFields(_ record: Record, lead: Int, rawStart: Int, rawEnd: Int, quoted: UInt64, pairField: UInt64, pairs: Int) -> Bool {
+    private mutating func noteFields(_ record: Record, _ shape: Shape, lead: Int) -> Bool {
+        let quoted = shape.quoted, pairField = shape.pairField, pairs = shape.pairs
         let count = record.count
         guard count > 0 else { return false }
         return withExtendedLifetime(record) {
             let decodedEnds = record.unsafeFields.ends
             let written = decodedEnds[count &- 1] &+ 2 &* quoted.nonzeroBitCount &+ pairs &+ count &- 1
-            guard rawStart &+ written == rawEnd else { return false }
+            guard shape.rawStart &+ written == shape.rawEnd else { return false }
             // At most ten bytes a number.
             return bytes.append(atMost: 10 &* (count &+ 6)) { out -> Int? in
                 var n = Self.put(lead, at: out)
@@ -164,21 +181,12 @@ struct RowIndex {
         /// At least as many fields as a row has: short rows are padded to it with empty fields.
         let columns: Int
         private var at: Int
-        private var starts: UnsafeMutablePointer<Int>
-        private var ends: UnsafeMutablePointer<Int>
-        private var capacity: Int
-        /// Holds the field offsets' memory (freed with the last copy of the reader).
-        private let memory: FieldMemory
-
-        final class FieldMemory {
-            var pointer: UnsafeMutablePointer<Int>
-            var capacity: Int
-            init(_ capacity: Int) {
-                self.capacity = capacity
-                pointer = .allocate(capacity: 2 &* capacity)
-            }
-            deinit { pointer.deallocate() }
-        }
+        /// Where each field of the row read starts and ends, `capacity` of each.
+        private let starts: UnsafeMutablePointer<Int>
+        private let ends: UnsafeMutablePointer<Int>
+        private let capacity: Int
+        /// Holds their memory (freed with the last copy of the reader).
+        private let memory: GrowableArray<Int>.Storage
 
         /// Reads by `slice`'s notes; nil when they cannot be read back from disk.
         init?(_ slice: Slice, dialect: Dialect, sourceName: String, columns: Int) {
@@ -190,7 +198,7 @@ struct RowIndex {
             self.columns = columns
             at = from
             capacity = max(64, columns)
-            memory = FieldMemory(capacity)
+            memory = GrowableArray<Int>.Storage(capacity: 2 &* capacity)
             starts = memory.pointer
             ends = memory.pointer + capacity
         }
@@ -284,9 +292,7 @@ struct RowIndex {
             try stream.peek(atLeast: count).count
         }
 
-        private static func changed(_ sourceName: String) -> InputError {
-            InputError(.readFailed, "file changed while reading (modified)", source: sourceName)
-        }
+        private static func changed(_ sourceName: String) -> InputError { .fileChanged("modified", source: sourceName) }
 
         /// Reads each `""` in `bytes[from..<to]` (quoted text) as one `"`, in place.
         /// - Returns: where the text now ends.

@@ -56,10 +56,7 @@ final class ExternalSort {
         return held.withUnsafeBufferPointer { words in
             guard let base = words.baseAddress else { return [] }
             return starts.map { start in
-                var record = Record()
-                let fields = RowWords.fields(base + start)
-                for k in 0..<fields.count { record.append(fields[k]) }
-                return record
+                Record(RowWords.fields(base + start))
             }
         }
     }
@@ -325,15 +322,9 @@ final class SortedRun {
             let want = Int(min(Int64(max(count - rest.count, 1 << 13)), size - offset))
             let old = rest.count
             for _ in 0..<want { rest.append(0) }
-            var done = 0
-            let bytes = want * 8
-            while done < bytes {
-                let got = rest.withUnsafeBufferPointer { pread(fd, UnsafeMutableRawPointer(mutating: $0.baseAddress).map { $0 + old * 8 + done }, bytes - done, off_t(offset * 8) + off_t(done)) }
-                if got < 0 && errno == EINTR { continue }
-                guard got > 0 else {
-                    throw InputError(.readFailed, "cannot read a temporary file for --sort: \(systemMessage(errno))", source: SortedRun.directory)
-                }
-                done += got
+            let read = rest.withUnsafeBufferPointer { readFully(fd, into: UnsafeMutableRawPointer(mutating: $0.baseAddress).map { $0 + old * 8 }, count: want * 8, at: offset * 8) }
+            guard read else {
+                throw InputError(.readFailed, "cannot read a temporary file for --sort: \(systemMessage(errno))", source: SortedRun.directory)
             }
             offset += Int64(want)
             piece = rest

@@ -60,7 +60,7 @@ final class FileRows: ViewRows, @unchecked Sendable {
     func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) {
         guard changed.current == nil else { return }
         if let now = FileIdentity.of(file.fd), now != file.identity {
-            changed.withLock { $0 = InputError(.readFailed, "file changed while reading (the view shows it no more)", source: name) }
+            changed.withLock { $0 = .fileChanged("the view shows it no more", source: name) }
             return
         }
         let piece: Int64 = 1 << 20

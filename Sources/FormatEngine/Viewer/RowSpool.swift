@@ -25,7 +25,7 @@ extension ViewRows {
     func record(_ id: Int) -> Record {
         var record = Record()
         scan(id..<(id + 1)) { _, fields in
-            for k in 0..<fields.count { record.append(fields[k]) }
+            record = Record(fields)
             return false
         }
         return record

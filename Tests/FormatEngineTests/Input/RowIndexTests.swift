@@ -160,7 +160,7 @@ struct RowIndexTests {
         var index = RowIndex(limit: 100)
         for k in 0..<50 {
             let start = k * 6
-            index.add(Record(["ab", "cd"]), rawStart: start, rawEnd: start + 5, quoted: 0, pairField: 0, pairs: 0, irregular: false, next: start + 6)
+            index.add(Record(["ab", "cd"]), RowIndex.Shape(rawStart: start, rawEnd: start + 5), next: start + 6)
             if k < 10 { #expect(index.usable, "row \(k)") }
         }
         #expect(!index.usable && index.bytes.count == 0)
@@ -171,8 +171,8 @@ struct RowIndexTests {
         let bytes = Array("ab,c\nx,y\n".utf8)
         var index = RowIndex()
         // "ab,c" ends at 4; said to end at 5, and then at 4 as it does.
-        index.add(Record(["ab", "c"]), rawStart: 0, rawEnd: 5, quoted: 0, pairField: 0, pairs: 0, irregular: false, next: 5)
-        index.add(Record(["x", "y"]), rawStart: 5, rawEnd: 8, quoted: 0, pairField: 0, pairs: 0, irregular: false, next: 9)
+        index.add(Record(["ab", "c"]), RowIndex.Shape(rawStart: 0, rawEnd: 5), next: 5)
+        index.add(Record(["x", "y"]), RowIndex.Shape(rawStart: 5, rawEnd: 8), next: 9)
         let notes = RowNotes()
         let place = try #require(notes.keep(index.bytes))
         let stream = Self.stream(bytes[...], chunk: 64)
@@ -190,6 +190,41 @@ struct RowIndexTests {
             return
         }
         #expect((0..<fields.count).map { String(decoding: fields[$0], as: UTF8.self) } == ["x", "y"])
+    }
+
+    @Test("P1: fields read in place (a start per field) are sized and kept for sorting as the same fields in a record are")
+    func inPlaceFieldsAsRecords() throws {
+        var rng = SplitMix64(seed: 0xF1E1D)
+        let words = ["", "12", "3.5", "-7", "2024-01-02", "true", "Novák", "株式会社", "a b c", "40%", "NA", "x\ty"]
+        let header = ["a", "b", "c", "d"]
+        var inPlace = ColumnProfiler(columns: header, measure: DisplayWidth(), trackWords: true)
+        var held = ColumnProfiler(columns: header, measure: DisplayWidth(), trackWords: true)
+        for row in 0..<500 {
+            let cells = (0..<(1 + rng.below(4))).map { _ in words[rng.below(words.count)] }
+            // The cells one after another with a byte between them, as in a file's line.
+            let line = Array(cells.joined(separator: ",").utf8)
+            let bytes = UnsafeMutablePointer<UInt8>.allocate(capacity: line.count + 1)
+            let starts = UnsafeMutablePointer<Int>.allocate(capacity: cells.count)
+            let ends = UnsafeMutablePointer<Int>.allocate(capacity: cells.count)
+            defer { bytes.deallocate(); starts.deallocate(); ends.deallocate() }
+            bytes.initialize(from: line, count: line.count)
+            var at = 0
+            for (k, cell) in cells.enumerated() {
+                starts[k] = at
+                at += cell.utf8.count
+                ends[k] = at
+                at += 1
+            }
+            let fields = Fields(base: bytes, starts: starts, ends: ends, count: cells.count)
+            #expect((0..<fields.count).map { String(decoding: fields[$0], as: UTF8.self) } == cells)
+            inPlace.add(fields)
+            Record(cells).withFields { held.add($0) }
+            var words = GrowableArray<Int>()
+            RowWords.append(row: row, fields, to: &words)
+            let back = RowWords.fields(words.unsafeBase)
+            #expect(words[0] == row && (0..<back.count).map { String(decoding: back[$0], as: UTF8.self) } == cells)
+        }
+        #expect(inPlace.profiles == held.profiles)
     }
 
     @Test("P2: notes past the budget go to a temporary file; when it cannot be made they are dropped, not held")
