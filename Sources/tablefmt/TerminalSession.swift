@@ -3,10 +3,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
 import FormatEngine
 
 /// What a signal handler needs to put the terminal back: plain values, set before the handlers
-/// are installed, read only by them (async-signal-safe: `write`, `tcsetattr`, `signal`, `raise`).
+/// are installed, read only by them (async-signal-safe: `write`, `fcntl`, `tcsetattr`, `tcflush`,
+/// `unlink`, `signal`, `raise`).
 nonisolated(unsafe) private var ttyDescriptor: Int32 = -1
 nonisolated(unsafe) private var savedModes = termios()
 nonisolated(unsafe) private var wakeWriter: Int32 = -1
@@ -15,29 +17,91 @@ nonisolated(unsafe) private var wakeWriter: Int32 = -1
 private let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J"
 /// Leaving: all of it undone, in reverse.
 private let leaveSequence = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?7h\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
-nonisolated(unsafe) private var leaveBytes: [UInt8] = Array(leaveSequence.utf8)
-nonisolated(unsafe) private var enterBytes: [UInt8] = Array(enterSequence.utf8)
 
-private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
-    guard let base = bytes.baseAddress else { return }
+/// Bytes made once, before any handler can run, so a handler only reads memory.
+private func fixedBytes(_ text: String) -> UnsafeBufferPointer<UInt8> {
+    let bytes = Array(text.utf8)
+    let memory = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: bytes.count)
+    _ = memory.initialize(from: bytes)
+    return UnsafeBufferPointer(memory)
+}
+nonisolated(unsafe) private let leaveBytes = fixedBytes(leaveSequence)
+nonisolated(unsafe) private let enterBytes = fixedBytes(enterSequence)
+
+/// A file a signal that ends tablefmt removes first (the selection's temporary copy, V6): a
+/// C string, empty when there is none.
+private let pathCapacity = 4096
+nonisolated(unsafe) private let signalPath: UnsafeMutablePointer<CChar> = {
+    let path = UnsafeMutablePointer<CChar>.allocate(capacity: pathCapacity)
+    path.initialize(repeating: 0, count: pathCapacity)
+    return path
+}()
+
+/// How many times in a row a read, write or poll is tried again after `EINTR` or `EAGAIN`
+/// before the terminal is given up as gone: no loop retries without a bound.
+private let retryLimit = 100
+
+/// Writes all of `bytes` to `fd`. - Returns: false when a write fails (the terminal is gone, or
+/// cannot take them without waiting when `fd` does not block); interruptions are retried a
+/// bounded number of times.
+@discardableResult
+private func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
     var done = 0
+    var retries = 0
     while done < bytes.count {
         let n = write(fd, base + done, bytes.count - done)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return }
-        done += n
+        if n > 0 {
+            done += n
+            retries = 0
+        } else if n < 0 && errno == EINTR && retries < retryLimit {
+            retries += 1
+        } else {
+            return false
+        }
+    }
+    return true
+}
+
+/// Whether the terminal `fd` is gone: hung up, in error, or no longer a descriptor. Never waits.
+private func terminalGone(_ fd: Int32) -> Bool {
+    var request = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+    guard poll(&request, 1, 0) >= 0 else { return errno != EINTR && errno != EAGAIN }
+    return request.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0
+}
+
+/// Puts the terminal as it was, at the end of a run whose terminal is there: the leaving
+/// sequence written out, then the modes, typed-ahead input discarded.
+/// - Returns: false when the terminal turns out to be gone (nothing more is tried).
+private func leaveTerminal() -> Bool {
+    guard ttyDescriptor >= 0 else { return true }
+    let fd = ttyDescriptor
+    ttyDescriptor = -1
+    guard writeAll(fd, leaveBytes) else { return false }
+    return tcsetattr(fd, TCSAFLUSH, &savedModes) == 0 || !terminalGone(fd)
+}
+
+/// Puts the terminal back from a signal handler, where the terminal may be gone or not reading:
+/// nothing here waits. The descriptor stops blocking, the leaving sequence is written once (what
+/// the terminal cannot take now is dropped), and the modes are set at once (`TCSANOW`: no wait
+/// for output to drain, as `TCSAFLUSH` would), typed-ahead input discarded. On a hung-up terminal
+/// each call fails at once.
+private func leaveTerminalAtOnce() {
+    guard ttyDescriptor >= 0 else { return }
+    let fd = ttyDescriptor
+    ttyDescriptor = -1
+    let flags = fcntl(fd, F_GETFL)
+    if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
+    if writeAll(fd, leaveBytes) || errno == EAGAIN {
+        _ = tcsetattr(fd, TCSANOW, &savedModes)
+        _ = tcflush(fd, TCIFLUSH)
     }
 }
 
-/// Puts the terminal as it was (from a handler too).
-private func leaveTerminal() {
-    guard ttyDescriptor >= 0 else { return }
-    leaveBytes.withUnsafeBytes { writeAll(ttyDescriptor, $0) }
-    tcsetattr(ttyDescriptor, TCSAFLUSH, &savedModes)
-}
-
-/// Raw mode and the view's screen.
-private func enterTerminal() {
+/// Raw mode and the view's screen. - Returns: false when the terminal cannot take them.
+@discardableResult
+private func enterTerminal() -> Bool {
+    guard ttyDescriptor >= 0 else { return false }
     var raw = savedModes
     raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
     raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
@@ -46,25 +110,32 @@ private func enterTerminal() {
         cc[Int(VMIN)] = 1
         cc[Int(VTIME)] = 0
     }
-    tcsetattr(ttyDescriptor, TCSAFLUSH, &raw)
-    enterBytes.withUnsafeBytes { writeAll(ttyDescriptor, $0) }
+    guard tcsetattr(ttyDescriptor, TCSAFLUSH, &raw) == 0 else { return false }
+    return writeAll(ttyDescriptor, enterBytes)
 }
 
 private func wake(_ byte: UInt8) {
+    guard wakeWriter >= 0 else { return }
+    let saved = errno  // a handler leaves errno as it found it
     var b = byte
     _ = write(wakeWriter, &b, 1)
+    errno = saved
 }
 
-/// SIGTERM, SIGHUP, SIGINT, SIGQUIT, and a crash: the terminal restored, then the signal's own end.
+/// SIGTERM, SIGHUP, SIGINT, SIGQUIT, and a crash: the terminal put back without waiting on it,
+/// the selection's temporary copy removed, then the signal's own end.
 private func onFatalSignal(_ number: Int32) {
-    leaveTerminal()
+    leaveTerminalAtOnce()
+    if signalPath.pointee != 0 { unlink(signalPath) }
     signal(number, SIG_DFL)
     raise(number)
 }
 
 /// SIGTSTP (Ctrl-Z, or `kill -TSTP`): restored, stopped; on `fg`, raw mode again and a full redraw.
 private func onStop(_ number: Int32) {
-    leaveTerminal()
+    let saved = errno
+    let fd = ttyDescriptor
+    _ = leaveTerminal()
     signal(SIGTSTP, SIG_DFL)
     // The handler runs with SIGTSTP blocked: unblocked, the signal raised again stops the process
     // here, at its default action; `fg` (SIGCONT) carries on below.
@@ -75,11 +146,26 @@ private func onStop(_ number: Int32) {
     raise(SIGTSTP)
     // Continued.
     signal(SIGTSTP, onStop)
+    ttyDescriptor = fd
+    // A terminal gone meanwhile: the loop finds it hung up and ends.
     enterTerminal()
     wake(UInt8(ascii: "C"))
+    errno = saved
 }
 
 private func onResize(_ number: Int32) { wake(UInt8(ascii: "W")) }
+
+/// Whether `number` was set to be ignored when tablefmt started (as `nohup` sets SIGHUP).
+private func ignored(_ number: Int32) -> Bool {
+    var current = sigaction()
+    guard sigaction(number, nil, &current) == 0 else { return false }
+    #if canImport(Glibc)
+    let handler = current.__sigaction_handler.sa_handler
+    #else
+    let handler = current.__sigaction_u.__sa_handler
+    #endif
+    return unsafeBitCast(handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
+}
 
 /// The view on a terminal: raw mode and the alternate screen, always restored (V8); keys read
 /// from the terminal, handed to the model, and only the lines of the frame that changed written.
@@ -90,49 +176,111 @@ final class TerminalSession {
 
     init(tty: Int32) { self.tty = tty }
 
+    /// How a run ended.
+    enum End: Equatable {
+        /// The model has its exit (`q`, `Ctrl-C`); the terminal is restored.
+        case model
+        /// The terminal went away (hung up, closed, in error; a read or write failed): the view
+        /// ended at once, nothing more written to it (V8, exit 129).
+        case terminalGone
+    }
+
     /// Signals whose end restores the terminal first.
     static let ending = [SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGABRT, SIGILL, SIGTRAP, SIGSEGV, SIGBUS, SIGFPE]
 
+    /// Whether the terminal `tty` is gone (hung up, in error, or closed). Never waits.
+    static func isGone(_ tty: Int32) -> Bool { terminalGone(tty) }
+
+    /// A file that a signal ending tablefmt removes first (nil: none). Set while a temporary file
+    /// exists by name; its handlers stay installed after `run` for this.
+    static func removeOnSignal(_ path: String?) {
+        signalPath.pointee = 0
+        guard let path else { return }
+        let bytes = Array(path.utf8CString)
+        guard bytes.count <= pathCapacity else { return }
+        // The first byte last: a handler sees the whole path or none.
+        for (k, b) in bytes.enumerated().dropFirst() { signalPath[k] = b }
+        signalPath.pointee = bytes[0]
+    }
+
+    /// Runs `body` (the selection being written, V6) with the terminal watched from another
+    /// thread, as no key loop watches it then: a terminal gone meanwhile ends tablefmt within
+    /// 50 ms, exit 129, the selection's temporary copy removed, whether SIGHUP came or not.
+    static func watching(_ tty: Int32, _ body: () -> Int32) -> Int32 {
+        let stop = DispatchSemaphore(value: 0)
+        let stopped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            while stop.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+                guard terminalGone(tty) else { continue }
+                if signalPath.pointee != 0 { unlink(signalPath) }
+                printError("tablefmt: the terminal went away while the selection was written: it is incomplete")
+                _exit(terminalGoneStatus)
+            }
+            stopped.signal()
+        }
+        let status = body()
+        stop.signal()
+        stopped.wait()
+        return status
+    }
+
     /// Runs until the model has an exit (`q`, `Ctrl-C`), the terminal goes away, or a signal ends it.
-    func run(_ model: ViewModel) {
-        guard tcgetattr(tty, &savedModes) == 0 else { return }
+    func run(_ model: ViewModel) -> End {
+        guard tcgetattr(tty, &savedModes) == 0 else { return .terminalGone }
         var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0 else { return }
+        guard pipe(&pipeEnds) == 0 else { return .terminalGone }
         wakeReader = pipeEnds[0]
+        _ = fcntl(pipeEnds[1], F_SETFL, fcntl(pipeEnds[1], F_GETFL) | O_NONBLOCK)
+        _ = (leaveBytes.count, enterBytes.count, signalPath)  // made before a handler reads them
         wakeWriter = pipeEnds[1]
-        _ = fcntl(wakeWriter, F_SETFL, fcntl(wakeWriter, F_GETFL) | O_NONBLOCK)
         ttyDescriptor = tty
         // The signals that end a program, a crash's among them (a Swift trap is SIGILL or
         // SIGTRAP; a fault SIGSEGV or SIGBUS): the terminal is put back first, in every case.
-        for s in Self.ending { signal(s, onFatalSignal) }
+        // A SIGHUP ignored from the start (`nohup`) stays ignored: a terminal that goes away
+        // then ends the view through its reads instead.
+        let handled = Self.ending.filter { $0 != SIGHUP || !ignored(SIGHUP) }
+        for s in handled { signal(s, onFatalSignal) }
         signal(SIGTSTP, onStop)
         signal(SIGWINCH, onResize)
         // Whatever mask the program was started with, these reach this thread.
-        var handled = sigset_t()
-        sigemptyset(&handled)
-        for s in Self.ending + [SIGTSTP, SIGWINCH, SIGCONT] { sigaddset(&handled, s) }
-        pthread_sigmask(SIG_UNBLOCK, &handled, nil)
-        enterTerminal()
-        defer {
-            leaveTerminal()
-            for s in Self.ending + [SIGTSTP, SIGWINCH] { signal(s, SIG_DFL) }
-            ttyDescriptor = -1
-            close(wakeReader)
-            close(wakeWriter)
-            wakeWriter = -1
-        }
-        loop(model)
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        for s in Self.ending + [SIGTSTP, SIGWINCH, SIGCONT] { sigaddset(&unblocked, s) }
+        pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        var end = enterTerminal() ? loop(model) : .terminalGone
+        if end == .model && (terminalGone(tty) || !leaveTerminal()) { end = .terminalGone }
+        // A terminal gone is left as it is: nothing written to it, no mode set that could wait.
+        ttyDescriptor = -1
+        signal(SIGTSTP, SIG_DFL)
+        signal(SIGWINCH, SIG_DFL)
+        // The ending signals keep their handlers, which now only remove a temporary file first.
+        wakeWriter = -1
+        close(pipeEnds[1])
+        close(wakeReader)
+        return end
     }
 
-    private func loop(_ model: ViewModel) {
+    private func loop(_ model: ViewModel) -> End {
         var decoder = KeyDecoder()
         var buffer = [UInt8](repeating: 0, count: 4096)
-        draw(model.frame(), full: true)
+        guard draw(model.frame(), full: true) else { return .terminalGone }
+        // Consecutive polls or reads interrupted (EINTR) or with nothing after all (EAGAIN).
+        var retries = 0
         while model.exit == nil {
             var fds = [pollfd(fd: tty, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
             let timeout: Int32 = decoder.isWaiting ? 30 : model.loading ? 100 : -1
             let ready = poll(&fds, 2, timeout)
-            if ready < 0 && errno != EINTR { return }
+            if ready < 0 {
+                // Interrupted (a resize, a continue): tried again, a bounded number of times.
+                guard (errno == EINTR || errno == EAGAIN) && retries < retryLimit else { return .terminalGone }
+                retries += 1
+                continue
+            }
+            // The terminal hung up (its window closed, its master side gone), in error, or no
+            // longer open: the view ends now, whatever else is ready. (A read would return 0 or
+            // EIO at once, and a poll on it again: never a loop.)
+            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .terminalGone }
+            if fds[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .terminalGone }
             var full = false
             if fds[1].revents & Int16(POLLIN) != 0 {
                 let n = read(wakeReader, &buffer, buffer.count)
@@ -142,35 +290,46 @@ final class TerminalSession {
                 }
             }
             var keys: [ViewKey] = []
-            if fds[0].revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+            if fds[0].revents & Int16(POLLIN) != 0 {
                 let n = read(tty, &buffer, buffer.count)
-                if n <= 0 && errno != EINTR && errno != EAGAIN { return }  // the terminal went away
-                keys = decoder.feed(buffer.prefix(max(0, n)))
+                // 0 is the end of a terminal that is gone (raw mode never reads 0 otherwise).
+                if n == 0 { return .terminalGone }
+                if n < 0 {
+                    guard (errno == EINTR || errno == EAGAIN) && retries < retryLimit else { return .terminalGone }
+                    retries += 1
+                    continue
+                }
+                keys = decoder.feed(buffer.prefix(n))
             } else if ready == 0 && decoder.isWaiting {
                 keys = decoder.flush()  // an Esc alone
             }
+            retries = 0
             for key in keys {
                 switch key {
                 case .control("z"): raise(SIGTSTP)
                 case .control("l"): full = true
                 default: model.handle(key)
                 }
-                if model.exit != nil { return }
+                if model.exit != nil { return .model }
             }
             let changed = model.refresh()
-            if full || changed || !keys.isEmpty { draw(model.frame(), full: full) }
+            if full || changed || !keys.isEmpty {
+                guard draw(model.frame(), full: full) else { return .terminalGone }
+            }
         }
+        return .model
     }
 
     /// Writes the lines that differ from the screen, each from its first column, in one write.
-    private func draw(_ lines: [String], full: Bool) {
+    /// - Returns: false when the terminal cannot be written to (it is gone).
+    private func draw(_ lines: [String], full: Bool) -> Bool {
         var out = full ? "\u{1B}[0m\u{1B}[2J" : ""
         for (k, line) in lines.enumerated() where full || k >= previous.count || previous[k] != line {
             out += "\u{1B}[\(k + 1);1H\u{1B}[0m\u{1B}[2K" + line
         }
         previous = lines
-        guard !out.isEmpty else { return }
+        guard !out.isEmpty else { return true }
         let bytes = Array(out.utf8)
-        bytes.withUnsafeBytes { writeAll(tty, $0) }
+        return bytes.withUnsafeBufferPointer { writeAll(tty, $0) }
     }
 }

@@ -95,8 +95,13 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
     let loader = ViewLoader(store: store)
     loader.start(input, options: options)
     let size = Terminal.size(tty) ?? (width: 80, height: 24)
-    // The first screen as soon as its rows are there (V7).
-    var progress = loader.wait(forRows: 1, milliseconds: 10_000)
+    // The first screen as soon as its rows are there (V7); a terminal gone meanwhile (SIGHUP
+    // ignored, V8) ends the wait.
+    var progress = loader.wait(forRows: 1, milliseconds: 100)
+    for _ in 0..<99 where !progress.done && progress.rows < 1 {
+        if TerminalSession.isGone(tty) { return terminalGone(loader) }
+        progress = loader.wait(forRows: 1, milliseconds: 100)
+    }
     if !progress.done { progress = loader.wait(forRows: size.height, milliseconds: 150) }
     if progress.columns.isEmpty && progress.done {
         // Nothing to view (an empty input, or an error before the first row): as printed.
@@ -113,7 +118,7 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
     }
     let model = ViewModel(loader: loader, options: options, source: input.name, color: color, width: size.width, height: size.height)
     let session = TerminalSession(tty: tty)
-    session.run(model)
+    guard session.run(model) == .model else { return terminalGone(loader) }
     loader.cancel()
 
     let final = loader.progress
@@ -121,7 +126,7 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
     if model.exit == .interrupt {
         status = 130
     } else if model.hasSelection {
-        status = writeSelection(model, options: options, source: input.name, sink)
+        status = TerminalSession.watching(tty) { writeSelection(model, options: options, source: input.name, tty: tty, sink) }
     }
     for warning in final.warnings { printError("tablefmt: warning: \(warning)") }
     if let error = final.error ?? store.problem {
@@ -131,9 +136,22 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
     return status
 }
 
+/// Exit status when the view's terminal went away without SIGHUP ending tablefmt (SIGHUP
+/// ignored, or not sent): the status a shell gives a run SIGHUP ends (V8).
+let terminalGoneStatus: Int32 = 129
+
+/// V8: the terminal went away (hung up, closed, a read or write failed): the reading stops,
+/// nothing is written (as `Ctrl-C`), exit 129. Only standard error hears of it.
+func terminalGone(_ loader: ViewLoader) -> Int32 {
+    loader.cancel()
+    printError("tablefmt: the terminal went away: the view ended, nothing written")
+    return terminalGoneStatus
+}
+
 /// V6: the selected rows, as CSV when standard output is redirected, else printed as a table
-/// (the CSV written to an unlinked temporary file first, so no selection is held in memory).
-func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, _ sink: any OutputSink) -> Int32 {
+/// (the CSV written to a temporary file first, so no selection is held in memory; a signal that
+/// ends tablefmt meanwhile removes it). A terminal that goes away meanwhile ends it, exit 129.
+func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, tty: Int32, _ sink: any OutputSink) -> Int32 {
     do {
         guard Terminal.isTerminal(1) else {
             try model.writeSelection(to: OutputBuffer(sink))
@@ -146,11 +164,16 @@ func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, 
             return 74
         }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        defer { unlink(path) }
+        TerminalSession.removeOnSignal(path)
+        defer {
+            unlink(path)
+            TerminalSession.removeOnSignal(nil)
+        }
         try model.writeSelection(to: OutputBuffer(DescriptorSink(fd: fd)))
         close(fd)
         let picked = try? FileInput(path: path)
         unlink(path)
+        TerminalSession.removeOnSignal(nil)
         guard let picked else { return 74 }
         var again = options
         again.inputFormat = .csv
@@ -163,6 +186,8 @@ func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, 
         again.limit = nil
         return report(try TableFormatter.run(picked, options: again, output: sink))
     } catch {
+        // Printed to a terminal that went away (EIO, SIGHUP ignored): as the view's own end.
+        if TerminalSession.isGone(tty) { return terminalGoneStatus }
         if error == .closed { return 0 }
         printError("tablefmt: write error: \(error)")
         return 74

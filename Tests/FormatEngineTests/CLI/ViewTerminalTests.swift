@@ -14,9 +14,12 @@ import Darwin
 struct ViewTerminalTests {
     /// The binary running with a pseudo-terminal as its controlling terminal.
     final class Session {
-        let master: Int32
+        /// The terminal's master side; -1 once `closeMaster()` closed it.
+        private(set) var master: Int32
         let slave: Int32
         let pid: pid_t
+        /// Set once the program was waited for: its pid is no longer its own.
+        var reaped = false
         private(set) var screen = ""
         let before: termios
 
@@ -26,6 +29,10 @@ struct ViewTerminalTests {
             var m: Int32 = 0, s: Int32 = 0
             var size = winsize(ws_row: UInt16(height), ws_col: UInt16(width), ws_xpixel: 0, ws_ypixel: 0)
             guard openpty(&m, &s, nil, nil, &size) == 0 else { throw POSIXError(.EIO) }
+            // Not inherited by programs other tests start meanwhile: closing the master must
+            // hang the terminal up.
+            _ = fcntl(m, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(s, F_SETFD, FD_CLOEXEC)
             master = m
             slave = s
             var modes = termios()
@@ -74,11 +81,20 @@ struct ViewTerminalTests {
         }
 
         deinit {
-            kill(pid, SIGKILL)
-            var status: Int32 = 0
-            waitpid(pid, &status, WNOHANG)
-            close(master)
+            if !reaped {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                waitpid(pid, &status, WNOHANG)
+            }
+            closeMaster()
             close(slave)
+        }
+
+        /// Closes the master side, as a terminal window closing does: the terminal hangs up.
+        func closeMaster() {
+            guard master >= 0 else { return }
+            close(master)
+            master = -1
         }
 
         /// Reads what the program wrote until `text` appears (true) or `seconds` pass (false).
@@ -112,6 +128,7 @@ struct ViewTerminalTests {
             while Date() < deadline {
                 drain(milliseconds: 20)
                 if waitpid(pid, &status, WNOHANG) == pid {
+                    reaped = true
                     // Everything it wrote before it ended, however many reads that takes.
                     var last = -1
                     while screen.utf8.count != last {
