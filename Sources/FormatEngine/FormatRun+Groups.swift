@@ -101,6 +101,14 @@ final class ExternalGroups {
     }
 }
 
+extension TableFormatter {
+    /// A group's heading line (W12): `Region: EMEA (1,234 rows)`, the count written as every
+    /// count tablefmt writes (`grouped`), in print, in Markdown and in the view.
+    static func groupHeading(_ label: String, value: String, count: Int) -> String {
+        "\(label): \(value.isEmpty ? "(empty)" : value) (\(grouped(count)) row\(count == 1 ? "" : "s"))"
+    }
+}
+
 extension FormatRun {
     /// `--group-by` without `--sort`: rows numbered by group and held, past the budget sorted on
     /// disk (P2). When nothing was spilled the rows are held as before, grouped in memory.
@@ -210,12 +218,12 @@ extension FormatRun {
         func footer(_ g: Int) throws(OutputError) {
             guard plan.mode == .table, g < groups.footers.count else { return }
             let cells = plan.columns.map { column -> String? in shown.firstIndex(of: column.source).flatMap { groups.footers[g][$0] } }
-            try renderer.groupFooter(cells, label: "Total")
+            try renderer.groupFooter(cells, label: Layout.totalLabel)
         }
         func headingLine(_ g: Int) throws(OutputError) {
             let count = grouping.counts[g]
             let value = grouping.values[g]
-            try renderer.groupHeading("\(heading): \(value.isEmpty ? "(empty)" : value) (\(count) row\(count == 1 ? "" : "s"))")
+            try renderer.groupHeading(TableFormatter.groupHeading(heading, value: value, count: count))
         }
         try headingLine(0)
         do {

@@ -325,7 +325,7 @@ final class FormatRun {
         let shown = selection ?? Array(table.columns.indices)
         for (g, group) in groups.members.enumerated() where drawn < limit {
             let count = group.rows.count
-            try renderer.groupHeading("\(heading): \(group.value.isEmpty ? "(empty)" : group.value) (\(count) row\(count == 1 ? "" : "s"))")
+            try renderer.groupHeading(TableFormatter.groupHeading(heading, value: group.value, count: count))
             for r in group.rows where drawn < limit {
                 try all[r].withFields { (row) throws(OutputError) in try draw(renderer, row) }
                 drawn += 1
@@ -334,7 +334,7 @@ final class FormatRun {
                 let cells = plan.columns.map { column -> String? in
                     shown.firstIndex(of: column.source).flatMap { groups.footers[g][$0] }
                 }
-                try renderer.groupFooter(cells, label: "Total")
+                try renderer.groupFooter(cells, label: Layout.totalLabel)
             }
         }
     }

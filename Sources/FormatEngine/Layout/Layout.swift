@@ -67,7 +67,10 @@ enum Layout {
             if profile.empties > 0 { cells = max(cells, nullWidth) }
             let natural = max(cells, headingWidth, 1)
             let flexible = !profile.isNumeric
-            let minimum = flexible ? (minimumBound ?? natural) : natural
+            // C5: a text column gives way no narrower than its heading's longest word, up to W3's
+            // maximum; beyond it the word is cut, never broken.
+            let word = container == nil ? 0 : min(measure.longestWordWidth(heading), maximum ?? natural)
+            let minimum = flexible ? max(minimumBound ?? natural, word) : natural
             let parts = strip ? (profile.strippedIntegerWidth, profile.strippedFractionWidth) : (profile.integerWidth, profile.fractionWidth)
             specs.append(Spec(source: index, heading: heading, strip: strip, numeric: profile.isNumeric, parts: parts,
                               bound: .init(natural: natural, minimum: minimum, flexible: flexible)))
@@ -75,6 +78,13 @@ enum Layout {
                 + (flexible ? ", may give way to \(min(minimum, natural))" : ", a number: never cut"))
         }
         if let maximum { explanation.append("text columns capped at \(maximum) (W3)") }
+        if let k = totalColumn(specs, profiles: profiles, options: options) {
+            // W12: the column a group's footer writes `Total` in holds it whole.
+            let label = measure.width(of: totalLabel)
+            let bound = specs[k].bound
+            specs[k].bound = .init(natural: max(bound.natural, label), minimum: max(bound.minimum, label), flexible: bound.flexible)
+            explanation.append("column \(specs[k].source + 1) \"\(specs[k].heading)\": at least \(label) wide, for the groups' \(totalLabel) (W12)")
+        }
 
         // Step 4: the mode.
         let table = tablePlan(specs, container: container, maximum: maximum, gap: gap, options: options, explanation: &explanation)
@@ -241,13 +251,35 @@ enum Layout {
         return plan
     }
 
+    /// The label of a group's footer (W12).
+    static let totalLabel = "Total"
+
+    /// W12: the column a group's footer writes `Total` in, when the groups have footers: the first
+    /// that has no sum (not a number, or the grouped column). nil when there is no footer.
+    static func totalColumn(_ specs: [Spec], profiles: [ColumnProfile], options: FormatOptions) -> Int? {
+        guard options.groupFooter, let reference = options.groupBy,
+              let group = try? reference.resolve(in: profiles.map(\.name)) else { return nil }
+        func summed(_ spec: Spec) -> Bool { spec.numeric && spec.source != group && profiles[spec.source].kind != .null }
+        guard specs.contains(where: summed) else { return nil }
+        return specs.firstIndex { !summed($0) }
+    }
+
+    /// Where a footer's label goes among its cells (W12): the first column without a sum that is
+    /// wide enough for it, else the first without a sum (`widths` nil: no width to mind).
+    static func totalLabelColumn(_ sums: [String?], widths: [Int]?, measure: DisplayWidth) -> Int? {
+        let label = measure.width(of: totalLabel)
+        let free = sums.indices.filter { sums[$0] == nil }
+        guard let widths else { return free.first }
+        return free.first { widths[$0] >= label } ?? free.first
+    }
+
     /// The narrowest width at which `heading` fits on two lines without being cut (C5).
     /// - Complexity: O(log w) fits of the heading: whether it fits uncut only grows with the width,
     ///   so the narrowest width is found by binary search.
     static func twoLineWidth(_ heading: String, measure: DisplayWidth) -> Int {
         let full = measure.width(of: heading)
         func fitsUncut(_ w: Int) -> Bool {
-            measure.fit(heading, width: w, maxLines: 2, ellipsis: .end).map(\.text).joined(separator: " ") == heading
+            measure.fitHeading(heading, width: w, maxLines: 2, ellipsis: .end).map(\.text).joined(separator: " ") == heading
         }
         var low = max(measure.longestWordWidth(heading), (full + 1) / 2)
         var high = full  // one line always holds it

@@ -125,9 +125,10 @@ final class MarkdownRenderer: Renderer {
 
     func groupFooter(_ cells: [String?], label: String) throws(OutputError) {
         guard cells.contains(where: { $0 != nil }) else { return }
+        let labelAt = Layout.totalLabelColumn(cells, widths: nil, measure: measure)
         var text = "|"
         for (k, cell) in cells.enumerated() {
-            let content = cell ?? (k == 0 ? label : "")
+            let content = cell ?? (k == labelAt ? label : "")
             text += " " + (content.isEmpty ? "" : "**" + Self.cell(content) + "**") + " |"
         }
         try line(text)

@@ -166,7 +166,7 @@ final class PlainRenderer: Renderer {
         }
         started = true
         if bordered { try border(.top, above: false, below: true) }
-        let lines = columns.map { measure.fit($0.heading, width: $0.width, maxLines: plan.headingLines, ellipsis: plan.ellipsis) }
+        let lines = columns.map { measure.fitHeading($0.heading, width: $0.width, maxLines: plan.headingLines, ellipsis: plan.ellipsis) }
         let height = lines.map(\.count).max() ?? 1
         for row in 0..<height {
             try lineStart()
@@ -269,6 +269,7 @@ final class PlainRenderer: Renderer {
         } else if style == .rule {
             try rule(cells.map { $0 != nil })
         }
+        let labelAt = Layout.totalLabelColumn(cells, widths: columns.map(\.width), measure: measure)
         try lineStart()
         for (k, column) in columns.enumerated() {
             if k > 0 { try between() }
@@ -278,7 +279,7 @@ final class PlainRenderer: Renderer {
                     let cell = UnsafeBufferPointer(buffer)
                     try self.cell(cell, in: CellSlot(column), ascii: DisplayWidth.printableASCIIWidth(cell))
                 }
-            } else if k == 0 {
+            } else if k == labelAt {
                 try place(measure.fit(label, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0), in: column, code: Self.bold)
             } else {
                 out.pad(column.width)

@@ -12,7 +12,7 @@ protocol Renderer: AnyObject {
     /// A group's section heading (W12).
     func groupHeading(_ text: String) throws(OutputError)
     /// A group's footer: per table column, the text to show (sums) or nil; `label` goes in the
-    /// first column when it has no sum.
+    /// first column without a sum that holds it whole (`Layout.totalLabelColumn`).
     func groupFooter(_ cells: [String?], label: String) throws(OutputError)
     /// Ends the current table.
     func endTable() throws(OutputError)

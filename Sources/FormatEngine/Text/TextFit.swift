@@ -46,6 +46,19 @@ extension DisplayWidth {
     /// - Returns: 1...max(1, maxLines) lines.
     /// - Complexity: O(n) in the text's length; the slow path iterates `Character`s.
     public func fit(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
+        fit(text, width: width, maxLines: maxLines, ellipsis: ellipsis, wholeWords: false)
+    }
+
+    /// A heading fitted into `width` columns on at most `maxLines` lines (C5): as `fit`, except
+    /// that lines break between words only (at spaces, and at the heading's own line breaks). A
+    /// word wider than `width` takes a line of its own, cut with `…`; what does not fit on the
+    /// last line is cut there.
+    func fitHeading(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
+        fit(text, width: width, maxLines: maxLines, ellipsis: ellipsis, wholeWords: true)
+    }
+
+    /// `fit`, and `fitHeading` when `wholeWords`.
+    private func fit(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode, wholeWords: Bool) -> [TextLine] {
         // Step 1.
         guard width > 0, !text.isEmpty else { return [TextLine(text: "", width: 0)] }
         let text = Sanitize.withMarkBase(text, lines: maxLines > 1)
@@ -64,7 +77,7 @@ extension DisplayWidth {
             return [cut(units, from: 0, width: width, ellipsis: ellipsis)]
         }
         // Step 3.
-        return wrap(units, width: width, maxLines: maxLines, ellipsis: ellipsis)
+        return wrap(units, width: width, maxLines: maxLines, ellipsis: ellipsis, wholeWords: wholeWords)
     }
 
     /// Width of the longest word (for minimum column widths): words are separated by spaces and
@@ -176,9 +189,10 @@ extension DisplayWidth {
         return best
     }
 
-    /// Units `start...` on one line, whole if they fit, else cut with the ellipsis.
-    func cut(_ units: TextUnits, from start: Int, width: Int, ellipsis mode: EllipsisMode) -> TextLine {
-        let end = units.count
+    /// Units `start..<end` (`end` nil: to the last) on one line, whole if they fit, else cut with
+    /// the ellipsis.
+    func cut(_ units: TextUnits, from start: Int, to end: Int? = nil, width: Int, ellipsis mode: EllipsisMode) -> TextLine {
+        let end = end ?? units.count
         var whole = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
         for index in start..<end {
             units.add(index, to: &whole)
@@ -260,17 +274,18 @@ extension DisplayWidth {
 
     // MARK: - Wrapping
 
-    /// Step 3: greedy wrapping of units into at most `maxLines` lines.
-    private func wrap(_ units: TextUnits, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
-        var lines: [(range: Range<Int>, width: Int)] = []
+    /// Step 3: greedy wrapping of units into at most `maxLines` lines; with `wholeWords`, a word
+    /// wider than the width is cut on a line of its own rather than broken.
+    private func wrap(_ units: TextUnits, width: Int, maxLines: Int, ellipsis: EllipsisMode, wholeWords: Bool = false) -> [TextLine] {
+        var lines: [(range: Range<Int>, width: Int, cut: Bool)] = []
         var lineStart = 0
         var lineEnd = 0
         var state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
         var stuckAt: Int?  // a unit wider than `width` on an empty line: cut from this line on
         var index = 0
 
-        func finishLine(nextStart: Int) {
-            lines.append((lineStart..<lineEnd, state.total))
+        func finishLine(nextStart: Int, cut: Bool = false) {
+            lines.append((lineStart..<lineEnd, state.total, cut))
             lineStart = nextStart
             lineEnd = nextStart
             state = WidthAccumulator(ambiguousIsWide: ambiguousIsWide)
@@ -303,6 +318,25 @@ extension DisplayWidth {
                     finishLine(nextStart: wordStart)  // the spaces at the break are dropped
                     index = wordStart
                 }
+                if wholeWords {
+                    var trial = state
+                    for unit in index..<wordEnd { units.add(unit, to: &trial) }
+                    if trial.total > width {
+                        // Too wide for any line: cut on a line of its own, or with what follows
+                        // it on the last line.
+                        if lines.count + 1 >= maxLines {
+                            stuckAt = lineStart
+                            break scan
+                        }
+                        var next = wordEnd  // the spaces at the break are dropped
+                        while next < units.count, units.kinds[next] == .space { next += 1 }
+                        lineStart = wordStart
+                        lineEnd = wordEnd
+                        finishLine(nextStart: next, cut: true)
+                        index = next
+                        continue scan
+                    }
+                }
                 // On an empty line: place the word unit by unit, breaking it where it overflows.
                 while index < wordEnd, lines.count <= maxLines {
                     var trial = state
@@ -320,7 +354,8 @@ extension DisplayWidth {
                 }
             }
         }
-        if stuckAt == nil, lines.count <= maxLines, index >= units.count {
+        // (After a word cut on a line of its own at the end, there is no line left to finish.)
+        if stuckAt == nil, lines.count <= maxLines, index >= units.count, !(lineStart == units.count && lines.last?.cut == true) {
             finishLine(nextStart: units.count)
         }
 
@@ -337,7 +372,10 @@ extension DisplayWidth {
                 remainderStart = stuckAt
             }
         }
-        var result = lines.map { units.line($0.range, width: $0.width) }
+        var result = lines.map { line in
+            line.cut ? cut(units, from: line.range.lowerBound, to: line.range.upperBound, width: width, ellipsis: ellipsis)
+                : units.line(line.range, width: line.width)
+        }
         if let remainderStart {
             // Line breaks in the remainder are units like any other: cut shows them as "↵".
             result.append(cut(units, from: remainderStart, width: width, ellipsis: ellipsis))

@@ -161,17 +161,19 @@ extension ViewState {
         return rows
     }
 
-    /// A group's footer (W12): `Total` in the first column, each sum right-aligned in its column.
+    /// A group's footer (W12): `Total` in the first column without a sum that holds it (as in
+    /// print, `Layout.totalLabelColumn`), each sum right-aligned in its column.
     func footerLine(_ sums: [String?], placed: [Placed]) -> String {
         let s = styles
         var line = LineBuilder(base: "", limit: width, styles: s)
-        for p in placed {
+        let labelAt = Layout.totalLabelColumn(placed.map { sums[$0.index] }, widths: placed.map(\.width), measure: measure)
+        for (k, p) in placed.enumerated() {
             line.pad(to: p.x)
             if let sum = sums[p.index] {
                 let text = measure.fit(sum, width: p.width, maxLines: 1, ellipsis: options.ellipsis).first ?? TextLine(text: "", width: 0)
                 line.add(String(repeating: " ", count: p.width - text.width) + text.text, width: p.width, style: s.heading)
-            } else if p.index == placed.first?.index {
-                let text = measure.fit("Total", width: p.width, maxLines: 1, ellipsis: options.ellipsis).first ?? TextLine(text: "", width: 0)
+            } else if k == labelAt {
+                let text = measure.fit(Layout.totalLabel, width: p.width, maxLines: 1, ellipsis: options.ellipsis).first ?? TextLine(text: "", width: 0)
                 line.add(text.text, width: text.width, style: s.heading)
             }
         }

@@ -88,9 +88,7 @@ struct ViewGroups {
 
     /// The heading over a group's first row.
     func heading(_ group: Int) -> String {
-        let count = counts[group]
-        let value = values[group]
-        return "\(label): \(value.isEmpty ? "(empty)" : value) (\(TableFormatter.grouped(count)) row\(count == 1 ? "" : "s"))"
+        TableFormatter.groupHeading(label, value: values[group], count: counts[group])
     }
 
     /// Whether the group has a footer with a sum in it.
