@@ -148,14 +148,14 @@ final class MarkdownRenderer: Renderer {
         for field in plan.columns.dropFirst() {
             let text = value(fields, field, cut: false)
             if text.utf8.count > Self.pieceBytes {
-                try out.write("- **" + Self.inline(field.heading, table: false) + ":** ")
+                try out.write("- **" + Self.label(field.heading, value: nil) + ":** ")
                 // A leading space of the value stays a space here: only the line's end is trimmed.
                 let leading = text.unicodeScalars.prefix { $0 == " " }.count
                 for _ in 0..<leading { try out.write(" ") }
                 try writeCell(String(text.unicodeScalars.dropFirst(leading)), table: false)
                 try out.newline()
             } else {
-                try line("- **" + Self.inline(field.heading, table: false) + ":** " + Self.trailingSpacesKept(Self.inline(text, table: false)))
+                try line("- **" + Self.label(field.heading, value: text) + ":** " + Self.trailingSpacesKept(Self.inline(text, table: false)))
             }
         }
     }
@@ -214,6 +214,21 @@ final class MarkdownRenderer: Renderer {
         var trailing = 0
         while out.hasSuffix(" ") { out.removeLast(); trailing += 1 }
         return out + endOfURL(out, before: trailing) + String(repeating: "&#32;", count: trailing)
+    }
+
+    /// A list report's label (W8), for `- **Label:** value`: inline text that stays inside the
+    /// strong emphasis around it. Every `*` run in it that could open or close emphasis is
+    /// escaped (the `**` around it are partners for any of them); a `\` before the `:` is doubled;
+    /// a code span, link or HTML that would reach into the value is escaped at its start (the
+    /// value is read for that only; nil, a value too long to read again: every such start is
+    /// escaped); leading spaces, which would stop `**` opening, are `&#32;`.
+    static func label(_ text: String, value: String?) -> String {
+        let label = Array(text.unicodeScalars)
+        let after = value.map { Array(":** \($0)".unicodeScalars) } ?? [":"]
+        var out = inline(label + after, table: false, wholeText: value != nil, end: label.count, strong: true)
+        var leading = 0
+        while out.hasPrefix(" ") { out.removeFirst(); leading += 1 }
+        return String(repeating: "&#32;", count: leading) + out
     }
 
     /// Text for an ATX heading (`### `, `#### `): inline text whose closing `#`s, which GFM would
@@ -306,19 +321,26 @@ final class MarkdownRenderer: Renderer {
     }
 
     /// `inline` of scalars: `wholeText` false for a piece of a longer text (see `inlineInPieces`).
-    static func inline(_ s: [Unicode.Scalar], table: Bool, wholeText: Bool) -> String {
-        let delimiters = DelimiterRuns(s, conservative: !wholeText)
+    /// - Parameters:
+    ///   - end: where the text ends (nil: the end of `s`); the scalars after it are what the line
+    ///     holds after the text (a list report's `:** value`), only read to see whether a code
+    ///     span, a link or HTML would reach into them.
+    ///   - strong: the text sits between `**` and `:**` (a list report's label): see
+    ///     `DelimiterRuns`.
+    static func inline(_ s: [Unicode.Scalar], table: Bool, wholeText: Bool, end: Int? = nil, strong: Bool = false) -> String {
+        let end = end ?? s.count
+        let delimiters = DelimiterRuns(Array(s[..<end]) + (strong ? [":"] : []), conservative: !wholeText, strong: strong)
         var out = ""
-        out.reserveCapacity(s.count + 8)
+        out.reserveCapacity(end + 8)
         var i = 0
         var afterURL = false
-        while i < s.count {
+        while i < end {
             let c = s[i]
-            if c == "h" || c == "w" || c == "f", let end = urlEnd(s, at: i) {
-                for k in i..<end {
+            if c == "h" || c == "w" || c == "f", let urlEnd = urlEnd(s, at: i) {
+                for k in i..<min(urlEnd, end) {
                     if s[k] == "|" && table { out += "\\|" } else if let escape = Sanitize.visibleEscape(for: s[k]) { out += escape } else { out.unicodeScalars.append(s[k]) }
                 }
-                i = end
+                i = min(urlEnd, end)
                 afterURL = true
                 continue
             }
@@ -350,17 +372,17 @@ final class MarkdownRenderer: Renderer {
                 out += escapes ? "\\\\" : "\\"
             case "*", "_", "~":
                 var j = i
-                while j < s.count && s[j] == c { j += 1 }
-                let active = delimiters.active(at: i)
-                for _ in i..<j {
-                    if active { out += "\\" }
+                while j < end && s[j] == c { j += 1 }
+                let escaped = delimiters.escapes(at: i)
+                for k in i..<j {
+                    if k - i < escaped { out += "\\" }
                     out.unicodeScalars.append(c)
                 }
                 i = j
                 continue
             case "`":
                 var j = i
-                while j < s.count && s[j] == "`" { j += 1 }
+                while j < end && s[j] == "`" { j += 1 }
                 let length = j - i
                 let closes = !wholeText || hasBacktickRun(s, from: j, length: length)
                 for _ in i..<j {
@@ -452,20 +474,27 @@ final class MarkdownRenderer: Renderer {
     /// The runs of `*`, `_` and `~` in a text, and which of them are escaped: a run that can open
     /// emphasis or strikethrough with a run of the same character after it that can close (GFM's
     /// flanking rules; `~` only in runs of one or two, matched with a run as long). Escaping the
-    /// opener is enough: a run that can only close has no opener left to close.
+    /// opener is enough: a run that can only close has no opener left to close. Every `*` and
+    /// `_` of an escaped run is escaped (one left unescaped would still be a run); of `~~`, the
+    /// first only, the `~` left over matching nothing, unless the text has a lone `~` it could
+    /// match.
     struct DelimiterRuns {
         private var runs: [(start: Int, char: Unicode.Scalar, length: Int, open: Bool, close: Bool)] = []
-        private var activeStarts = Set<Int>()
+        private var escaped: [Int: Int] = [:]
 
-        /// - Parameter conservative: every run that can open is escaped, partner or not.
-        init(_ s: [Unicode.Scalar], conservative: Bool = false) {
+        /// - Parameters:
+        ///   - conservative: every run that can open is escaped, partner or not.
+        ///   - strong: the text (ending with the `:` after a label) sits between `**` and `:**`,
+        ///     which open and close strong emphasis around it: every `*` run in it that can open
+        ///     or close has a partner there, and one at its start would join the `**`.
+        init(_ s: [Unicode.Scalar], conservative: Bool = false, strong: Bool = false) {
             var i = 0
             while i < s.count {
                 let c = s[i]
                 guard c == "*" || c == "_" || c == "~" else { i += 1; continue }
                 var j = i
                 while j < s.count && s[j] == c { j += 1 }
-                let prev = i > 0 ? MarkdownRenderer.neighbour(s[i - 1]) : .space
+                let prev = i > 0 ? MarkdownRenderer.neighbour(s[i - 1]) : strong ? .punctuation : .space
                 let next = j < s.count ? MarkdownRenderer.neighbour(s[j]) : .space
                 let left = next != .space && (next != .punctuation || prev != .other)
                 let right = prev != .space && (prev != .punctuation || next != .other)
@@ -474,17 +503,26 @@ final class MarkdownRenderer: Renderer {
                 runs.append((i, c, j - i, open, close))
                 i = j
             }
+            let loneTildes = runs.filter { $0.char == "~" && $0.length == 1 }.count
+            let starRuns = runs.filter { $0.char == "*" && ($0.open || $0.close) }.count
             for (k, run) in runs.enumerated() {
                 let strike = run.char == "~"
                 if strike && run.length > 2 { continue }
                 func partner(_ other: (start: Int, char: Unicode.Scalar, length: Int, open: Bool, close: Bool)) -> Bool {
                     other.char == run.char && (!strike || other.length == run.length)
                 }
-                if run.open && (conservative || runs[(k + 1)...].contains(where: { partner($0) && $0.close })) { activeStarts.insert(run.start) }
+                // GFM's rule of 3: a run that can both open and close, of 1, 4, 7… `*`, pairs with
+                // neither `**`; alone in the label it pairs with nothing.
+                let inert = run.open && run.close && run.length % 3 == 1 && starRuns == 1 && run.start > 0
+                let active = strong && run.char == "*" && (run.start == 0 || (run.open || run.close) && !inert)
+                    || run.open && (conservative || runs[(k + 1)...].contains(where: { partner($0) && $0.close }))
+                guard active else { continue }
+                escaped[run.start] = strike && run.length == 2 && loneTildes == 0 && !conservative ? 1 : run.length
             }
         }
 
-        func active(at start: Int) -> Bool { activeStarts.contains(start) }
+        /// How many characters of the run starting at `start` are escaped (from its start).
+        func escapes(at start: Int) -> Int { escaped[start] ?? 0 }
     }
 
     /// Whether a run of exactly `length` backticks starts at or after `from`.
