@@ -94,6 +94,10 @@ public struct FormatOptions: Sendable {
     /// `--memory-limit`: the bytes `--sort` may hold before it sorts rows in runs on disk and
     /// merges them (P2); default 64 MiB.
     public var memoryLimit = 64 << 20
+    /// `--max-row-size`: the most bytes one row (the header row too, a JSON row with its keys)
+    /// may take; a longer one ends the run with exit 65 and a line saying so, instead of being held
+    /// whole (E5); default 256 MiB.
+    public var maxRowSize = 256 << 20
     /// `TABLEFMT_DEBUG=layout`: explain layout decisions (on stderr, by the executable).
     public var explainLayout = false
 

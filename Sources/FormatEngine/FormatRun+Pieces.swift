@@ -11,6 +11,10 @@ import Dispatch
 /// of reading the rows again. The output is the same, byte for byte, as reading the file whole
 /// (`FilePieces` says how cuts are checked).
 extension FormatRun {
+    /// The most columns a file read in pieces may have: 256 pieces' column sizes stay within
+    /// about 64 MB.
+    static let widestInPieces = (64 << 20) / 256 / MemoryLayout<ColumnProfile>.stride
+
     /// Sizes a file's rows in pieces. Returns false, having changed nothing, when the input is not
     /// a plain UTF-8 CSV or TSV file with a header row or a JSON Lines file, is too small to cut,
     /// or a piece meets an error, an invalid byte or a cut inside a row: the caller then reads the
@@ -21,7 +25,9 @@ extension FormatRun {
               table.stream.encoding == .utf8, table.stream.replacements == 0 else { return false }
         switch table.choice.format {
         case .csv, .tsv:
-            guard options.header, table.headerCount > 0 else { return false }
+            // Each piece sizes every column, and the first pass holds up to ~256 pieces' sizes: a
+            // very wide table (2 million columns, E5) is sized in one pass instead.
+            guard options.header, table.headerCount > 0, table.headerCount <= Self.widestInPieces else { return false }
         case .jsonl:
             guard table.keyed, table.columns.isEmpty else { return false }
         case .json:

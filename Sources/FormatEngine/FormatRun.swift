@@ -75,9 +75,11 @@ final class FormatRun {
         if twoPass && sizeInPieces() {
             // Sized on both cores, each reading whole pieces of the file.
         } else if twoPass {
-            // The reader sizes some batches itself, into its own profile, when this thread is behind.
+            // The reader sizes some batches itself, into its own profile, when this thread is behind;
+            // the profile takes its columns when it is first used (a row of 2 million columns
+            // should not be profiled twice over for nothing, E5).
             let pipeline = RowPipeline(table, tuning: options.pipeline)
-            let helper = Shared(ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1))
+            let helper = Shared(ColumnProfiler(columns: [], measure: measure, trackWords: options.cellLines > 1))
             let limit = self.limit
             try pipeline.consume(maxRows: Int.max, help: { batch in
                 helper.value.sync(columns: batch.columns)
@@ -401,7 +403,7 @@ final class FormatRun {
         let readError = result.error
         let again: TableInput
         do {
-            again = try TableInput(input, options: options, choice: table.choiceForNextPass)
+            again = try TableInput(input, options: options, choice: table.choiceForNextPass, columns: Array(table.columns.prefix(table.headerCount)))
         } catch {
             if result.error == nil { result.error = error }
             total = drawn  // the rows not drawn were not left out by a limit: say nothing of them
@@ -451,7 +453,7 @@ final class FormatRun {
             try renderer.note("… \(TableFormatter.grouped(more)) more row\(more == 1 ? "" : "s")")
         }
         if !plan.omitted.isEmpty {
-            try renderer.note(TableFormatter.omissionNote(plan.omitted))
+            try renderer.note(TableFormatter.omissionNote(plan.omitted, beyond: plan.omittedBeyond))
         }
         let cutWhileStreaming = renderer.cutCells - cutBefore
         if !twoPass && cutWhileStreaming > 0, let window {

@@ -85,10 +85,15 @@ public enum TableFormatter {
     /// Draws one row with a renderer: a table row or a list-report block.
     typealias Draw = (any Renderer, Fields) throws(OutputError) -> Void
 
-    /// W5: `3 more columns: F, G, H`; past 50 names, the first 50 and how many more.
-    static func omissionNote(_ omitted: [String]) -> String {
-        let n = omitted.count
-        let names = omitted.prefix(50).joined(separator: ", ") + (n > 50 ? ", and \(grouped(n - 50)) more" : "")
+    /// How many of the columns left out the note names (W5).
+    static let omittedNamed = 50
+
+    /// W5: `3 more columns: F, G, H`; past 50 names, the first 50 and how many more (`beyond`:
+    /// columns left out past the names given).
+    static func omissionNote(_ omitted: [String], beyond: Int = 0) -> String {
+        let n = omitted.count + beyond
+        let named = min(n, omittedNamed)
+        let names = omitted.prefix(named).joined(separator: ", ") + (n > named ? ", and \(grouped(n - named)) more" : "")
         return "\(grouped(n)) more column\(n == 1 ? "" : "s"): \(names)"
     }
 

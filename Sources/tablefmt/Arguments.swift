@@ -181,8 +181,13 @@ enum Arguments {
         },
         OptionSpec(long: "memory-limit", short: nil, value: "N[K|M|G]", group: "Layout",
                    help: "the memory --sort and --group-by may hold before they sort in runs on disk (default 64M; K, M, G are 1024, 1024², 1024³ bytes; at least 1M)") { inv, v throws(UsageError) in
-            guard let bytes = memorySize(v) else { throw invalid("--memory-limit", v, "a size such as 64M, 512K or 2G, at least 1M") }
+            guard let bytes = memorySize(v, atLeast: 1 << 20) else { throw invalid("--memory-limit", v, "a size such as 64M, 512K or 2G, at least 1M") }
             inv.options.memoryLimit = bytes
+        },
+        OptionSpec(long: "max-row-size", short: nil, value: "N[K|M|G]", group: "Input",
+                   help: "the most bytes one row may take (the header row and a JSON row's keys too); a longer row is an error, exit 65 (default 256M; at least 1K)") { inv, v throws(UsageError) in
+            guard let bytes = memorySize(v, atLeast: 1 << 10) else { throw invalid("--max-row-size", v, "a size such as 256M, 64K or 1G, at least 1K") }
+            inv.options.maxRowSize = bytes
         },
         OptionSpec(long: "group-by", short: nil, value: "COL", group: "Layout",
                    help: "a section per value with its row count, and a footer of sums (past --memory-limit, in runs on disk)", brief: "a section per value, with sums") { inv, v throws(UsageError) in
@@ -314,7 +319,8 @@ enum Arguments {
     }
 
     /// `64M`, `512K`, `2G`, `1048576` (optionally with a `B`: `64MB`); nil below 1 MiB or unreadable.
-    static func memorySize(_ text: String) -> Int? {
+    /// A size written `64M`, `512K`, `2G` or in bytes, no less than `atLeast`.
+    static func memorySize(_ text: String, atLeast minimum: Int) -> Int? {
         var digits = Substring(text.uppercased())
         if digits.hasSuffix("B") { digits = digits.dropLast() }
         var scale = 1
@@ -325,7 +331,7 @@ enum Arguments {
         default: break
         }
         if scale > 1 { digits = digits.dropLast() }
-        guard let n = Int(digits), n > 0, n <= Int.max / scale, n * scale >= 1 << 20 else { return nil }
+        guard let n = Int(digits), n > 0, n <= Int.max / scale, n * scale >= minimum else { return nil }
         return n * scale
     }
 

@@ -65,6 +65,11 @@ struct CSVReader {
     let delimiterPattern: UInt64
     let backslashPattern: UInt64
 
+    /// The most bytes a row may take in the input, its line break not counted (`--max-row-size`,
+    /// E5): checked when the row ends, and each time the buffer is read to its end, so a longer
+    /// row is never held past the limit by more than a chunk.
+    var maxRowBytes = Int.max
+
     /// Where the record just read lies in the stream and how its fields are written, for the
     /// sizing pass to note a file's rows (`RowIndex`).
     private(set) var shape = RowIndex.Shape()
@@ -102,9 +107,15 @@ struct CSVReader {
         startRaw()
         while true {
             if stream.pos == stream.end {
-                if try !stream.refill() { return try finish(&record) }
+                if stream.offset &- shape.rawStart > maxRowBytes { throw rowTooLong(record) }
+                if try !stream.refill() {
+                    guard try finish(&record) else { return false }
+                    if shape.rawEnd &- shape.rawStart > maxRowBytes { throw rowTooLong(record) }
+                    return true
+                }
             }
             if scan(&record) {
+                if shape.rawEnd &- shape.rawStart > maxRowBytes { throw rowTooLong(record) }
                 if dialect.skipBlankLines && !recordQuoted && record.count == 1 && record.bytes.isEmpty {
                     record.clearForReading()
                     record.line = line
@@ -114,6 +125,11 @@ struct CSVReader {
                 return true
             }
         }
+    }
+
+    /// The error for the row being read into `record`, longer than `maxRowBytes`.
+    private func rowTooLong(_ record: Record) -> InputError {
+        InputError.rowTooLong(limit: maxRowBytes, line: record.line, source: sourceName)
     }
 
     /// Notes the record just read into `record` in `index` (before the table pads it).

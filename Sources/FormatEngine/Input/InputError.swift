@@ -32,6 +32,20 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         InputError(.readFailed, "file changed while reading" + (detail.map { " (\($0))" } ?? ""), source: source)
     }
 
+    /// `data.csv:3:1: row longer than the limit of 256 MiB (--max-row-size)` (E5): a row whose
+    /// bytes pass the limit ends the run with one line, before it is held whole in memory.
+    static func rowTooLong(limit: Int, line: Int, source: String) -> InputError {
+        InputError(.malformed, "row longer than the limit of \(byteSize(limit)) (--max-row-size)", at: SourcePosition(line: line, column: 1), source: source)
+    }
+
+    /// A byte count as a user writes it for `--max-row-size`: `256 MiB`, `64 KiB`, `1000 bytes`.
+    static func byteSize(_ bytes: Int) -> String {
+        for (shift, unit) in [(30, "GiB"), (20, "MiB"), (10, "KiB")] where bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+            return "\(bytes >> shift) \(unit)"
+        }
+        return "\(bytes) bytes"
+    }
+
     /// `data.csv:12:7: unterminated quoted field`
     public var description: String {
         if let position { return "\(source):\(position.line):\(position.column): \(message)" }

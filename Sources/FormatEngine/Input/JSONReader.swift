@@ -138,6 +138,13 @@ struct JSONReader: RecordReader {
     /// document; JSONTestSuite's n_structure_no_data).
     var blankIsEmpty = false
 
+    /// The most bytes the row being read may hold (`--max-row-size`, E5): its cells, the string
+    /// being scanned and nested values kept as JSON, checked each time the buffer is read to its end.
+    var maxRowBytes = Int.max
+
+    /// The bytes the row being read holds so far.
+    var heldBytes: Int { rowBytes.count &+ text.count &+ compact.count &+ joined.count }
+
     init(stream: InputStream, linesMode: Bool?, sourceName: String, maxDepth: Int = 512) {
         self.stream = stream
         self.linesMode = linesMode
@@ -176,6 +183,10 @@ struct JSONReader: RecordReader {
         guard !finished else { return false }
         while true {
             if stream.pos == stream.end {
+                if heldBytes > maxRowBytes {
+                    finished = true
+                    throw InputError.rowTooLong(limit: maxRowBytes, line: rowLine > 0 ? rowLine : line, source: sourceName)
+                }
                 let more: Bool
                 do { more = try stream.refill() } catch { finished = true; throw error }
                 if !more {

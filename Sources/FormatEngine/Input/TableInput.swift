@@ -49,9 +49,12 @@ struct TableInput {
     var firstDroppedLine = 0
 
     /// Opens the input and reads the header.
-    /// - Parameter choice: reuse an earlier pass's choice instead of sniffing.
+    /// - Parameters:
+    ///   - choice: reuse an earlier pass's choice instead of sniffing.
+    ///   - columns: the earlier pass's columns, when reading the same input again: the header row
+    ///     is read past, not made into names a second time (a 100 MB heading is held once, E5).
     /// - Throws: `InputError` when the header cannot be read.
-    init(_ provider: some InputProvider, options: FormatOptions, choice: Choice? = nil) throws(InputError) {
+    init(_ provider: some InputProvider, options: FormatOptions, choice: Choice? = nil, columns known: [String]? = nil) throws(InputError) {
         self.options = options
         self.sourceName = provider.name
         let source = try Compression.open(provider.open(), name: provider.name)
@@ -73,7 +76,7 @@ struct TableInput {
             }
             self.choice = Choice(format: format, dialect: dialect)
         }
-        let reader = try Self.makeReader(self.choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
+        let reader = try Self.makeReader(self.choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json, maxRowBytes: options.maxRowSize)
         csv = reader as? CSVReader
         json = reader as? JSONReader
         keyed = reader.columnNames != nil
@@ -82,7 +85,7 @@ struct TableInput {
         } else if options.header {
             var header = Record()
             if try read(into: &header) {
-                columns = (0..<header.count).map { i in
+                columns = known?.count == header.count ? known! : (0..<header.count).map { i in
                     let name = header.string(at: i)
                     return name.isEmpty ? "Column \(i + 1)" : name
                 }
@@ -101,7 +104,7 @@ struct TableInput {
         choice = table.choice
         // A small buffer: a piece is a few of them, and each piece has a stream of its own.
         stream = InputStream(source, chunkSize: 1 << 16, trustValidUTF8: table.choiceForNextPass.knownValidUTF8, midInput: true)
-        let reader = try Self.makeReader(choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json)
+        let reader = try Self.makeReader(choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json, maxRowBytes: options.maxRowSize)
         csv = reader as? CSVReader
         json = reader as? JSONReader
         if let whole = table.json { json?.seed(columnsOf: whole) }
@@ -141,12 +144,15 @@ struct TableInput {
 
     /// The reader for a format. JSON found by extension or sniffing may turn out to be JSON Lines;
     /// `-i json` insists on one document, `-i jsonl` on lines.
-    static func makeReader(_ choice: Choice, stream: InputStream, name: String, explicitJSON: Bool) throws(InputError) -> any RecordReader {
+    static func makeReader(_ choice: Choice, stream: InputStream, name: String, explicitJSON: Bool, maxRowBytes: Int = Int.max) throws(InputError) -> any RecordReader {
         switch choice.format {
         case .csv, .tsv:
-            return CSVReader(stream: stream, dialect: choice.dialect ?? .csv(), sourceName: name)
+            var reader = CSVReader(stream: stream, dialect: choice.dialect ?? .csv(), sourceName: name)
+            reader.maxRowBytes = maxRowBytes
+            return reader
         case .json, .jsonl:
             var reader = JSONReader(stream: stream, linesMode: choice.format == .jsonl ? true : explicitJSON ? false : nil, sourceName: name)
+            reader.maxRowBytes = maxRowBytes
             // E4: a file with no document, or nothing but white space, is empty input.
             reader.blankIsEmpty = true
             return reader

@@ -44,70 +44,54 @@ enum Layout {
         // Borders take their columns first; Markdown's pipes are not counted (it is not cut unless
         // --width asks, and then cells are cut to the width like plain text).
         let container = options.width.flatMap { $0 > 0 ? max(1, $0 - options.style.edges) : nil }
-        var explanation: [String] = ["container: \(container.map(String.init) ?? "unlimited") columns, gap \(gap)"]
+        var explanation = LayoutPlan.Explanation(wanted: options.explainLayout)
+        explanation.append("container: \(container.map(String.init) ?? "unlimited") columns, gap \(gap)")
         let shown = selection ?? Array(profiles.indices)
 
-        // Steps 1–3.
-        let maximum = container.map { c -> Int in
-            switch options.maxWidth {
-            case .cells(let n)?: return n
-            case .percent(let p)?: return max(1, c * p / 100 - gap)
-            case nil: return max(1, c / 2 - gap)  // W3: 50%, its padding included
-            }
-        }
-        let minimumBound = container.map { c in max(1, (options.minWidth ?? .percent(25)).resolve(in: c)) }  // W4
-        let nullWidth = measure.width(of: options.nullText)
-        var specs: [Spec] = []
-        let headings = labels(profiles, options: options)
-        for index in shown {
-            let profile = profiles[index]
-            let (heading, strip) = headings[index]
-            let headingWidth = container == nil ? measure.width(of: heading) : twoLineWidth(heading, measure: measure)
-            var cells = profile.cellWidth(stripped: strip)
-            if profile.empties > 0 { cells = max(cells, nullWidth) }
-            let natural = max(cells, headingWidth, 1)
-            let flexible = !profile.isNumeric
-            // C5: a text column gives way no narrower than its heading's longest word, up to W3's
-            // maximum; beyond it the word is cut, never broken.
-            let word = container == nil ? 0 : min(measure.longestWordWidth(heading), maximum ?? natural)
-            let minimum = flexible ? max(minimumBound ?? natural, word) : natural
-            let parts = strip ? (profile.strippedIntegerWidth, profile.strippedFractionWidth) : (profile.integerWidth, profile.fractionWidth)
-            specs.append(Spec(source: index, heading: heading, strip: strip, numeric: profile.isNumeric, parts: parts,
-                              bound: .init(natural: natural, minimum: minimum, flexible: flexible)))
-            explanation.append("column \(index + 1) \"\(heading)\": \(profile.kind) natural \(natural) (cells \(cells), heading \(headingWidth))"
-                + (flexible ? ", may give way to \(min(minimum, natural))" : ", a number: never cut"))
-        }
-        if let maximum { explanation.append("text columns capped at \(maximum) (W3)") }
-        if let k = totalColumn(specs, profiles: profiles, options: options) {
-            // W12: the column a group's footer writes `Total` in holds it whole.
-            let label = measure.width(of: totalLabel)
-            let bound = specs[k].bound
-            specs[k].bound = .init(natural: max(bound.natural, label), minimum: max(bound.minimum, label), flexible: bound.flexible)
-            explanation.append("column \(specs[k].source + 1) \"\(specs[k].heading)\": at least \(label) wide, for the groups' \(totalLabel) (W12)")
-        }
+        // Steps 1–3, for the columns a table could keep: at a limited width each takes a column
+        // and a gap at least, so a table of 2 million columns plans the first few (E5); the others
+        // are planned only if a list report or pages show them.
+        let bounds = Bounds(container: container, gap: gap, options: options, measure: measure)
+        let reach = container.map { $0 / (gap + 1) + 2 } ?? shown.count  // more than fit at one column each
+        let planFirst = options.layout == .table || options.layout == .auto ? min(shown.count, reach) : shown.count
+        var headings = Headings(profiles, options: options)
+        var specs = shown.prefix(planFirst).map { bounds.spec(profiles[$0], index: $0, heading: headings[$0], explanation: &explanation) }
+        if let maximum = bounds.maximum { explanation.append("text columns capped at \(maximum) (W3)") }
 
         // Step 4: the mode.
-        let table = tablePlan(specs, container: container, maximum: maximum, gap: gap, options: options, explanation: &explanation)
+        var table = tablePlan(withTotal(specs, profiles: profiles, options: options, measure: measure, explanation: &explanation),
+                              container: container, maximum: bounds.maximum, gap: gap, options: options, explanation: &explanation)
+        let unplanned = shown.dropFirst(planFirst)
+        let kept = table.columns.count
+        let omittedCount = shown.count - kept
         var mode = options.layout
         if mode == .auto {
-            let kept = specs.count - table.omitted.count
-            if table.omitted.isEmpty {
+            if omittedCount == 0 {
                 mode = .table
                 explanation.append("auto: every column fits, a table")
-            } else if isCompact(container: container, kept: kept, columns: specs.count) {
+            } else if isCompact(container: container, kept: kept, columns: shown.count) {
                 mode = .list
-                explanation.append("auto: a compact width (\(container ?? 0) columns, \(kept) of \(specs.count) columns fit; compact is under \(compactWidth) or fewer than \(min(3, specs.count)) fitting), a list report (W7)")
+                explanation.append("auto: a compact width (\(container ?? 0) columns, \(kept) of \(shown.count) columns fit; compact is under \(compactWidth) or fewer than \(min(3, shown.count)) fitting), a list report (W7)")
             } else {
                 mode = .table
-                explanation.append("auto: a regular width, a table of the \(kept) columns that fit; \(table.omitted.count) left out and named (W5, W7)")
+                explanation.append("auto: a regular width, a table of the \(kept) columns that fit; \(omittedCount) left out and named (W5, W7)")
             }
+        }
+        if mode == .list || mode == .pages {
+            specs += unplanned.map { bounds.spec(profiles[$0], index: $0, heading: headings[$0], explanation: &explanation) }
+            specs = withTotal(specs, profiles: profiles, options: options, measure: measure, explanation: &explanation)
+        } else if !unplanned.isEmpty {
+            // The note names the first columns left out and counts the rest (W5).
+            let named = unplanned.prefix(max(0, TableFormatter.omittedNamed - table.omitted.count))
+            table.omitted += named.map { headings[$0].0 }
+            table.omittedBeyond = unplanned.count - named.count
         }
         var plan: LayoutPlan
         switch mode {
         case .list:
             plan = listPlan(specs, container: options.width.flatMap { $0 > 0 ? $0 : nil }, gap: Self.defaultGap, measure: measure, explanation: &explanation)
         case .pages:
-            plan = pagesPlan(specs, container: container, maximum: maximum, gap: gap, explanation: &explanation)
+            plan = pagesPlan(specs, container: container, maximum: bounds.maximum, gap: gap, explanation: &explanation)
         default:
             plan = table
         }
@@ -116,21 +100,102 @@ enum Layout {
         plan.containerWidth = options.width.flatMap { $0 > 0 ? $0 : nil }
         plan.ellipsis = options.ellipsis
         plan.nullText = options.nullText
-        plan.explanation = explanation
+        plan.explanation = explanation.lines
         return plan
+    }
+
+    /// Steps 2–3 for one column: its natural width and how far it may give way.
+    struct Bounds {
+        let container: Int?
+        let gap: Int
+        let measure: DisplayWidth
+        /// W3: a text column's widest (nil: unlimited).
+        let maximum: Int?
+        /// W4: a text column's narrowest when giving way.
+        let minimumBound: Int?
+        let nullWidth: Int
+
+        init(container: Int?, gap: Int, options: FormatOptions, measure: DisplayWidth) {
+            self.container = container
+            self.gap = gap
+            self.measure = measure
+            maximum = container.map { c -> Int in
+                switch options.maxWidth {
+                case .cells(let n)?: return n
+                case .percent(let p)?: return max(1, c * p / 100 - gap)
+                case nil: return max(1, c / 2 - gap)  // W3: 50%, its padding included
+                }
+            }
+            minimumBound = container.map { c in max(1, (options.minWidth ?? .percent(25)).resolve(in: c)) }  // W4
+            nullWidth = measure.width(of: options.nullText)
+        }
+
+        func spec(_ profile: ColumnProfile, index: Int, heading label: (String, Bool), explanation: inout LayoutPlan.Explanation) -> Spec {
+            let (heading, strip) = label
+            let headingWidth = container == nil ? measure.width(of: heading) : twoLineWidth(heading, measure: measure)
+            var cells = profile.cellWidth(stripped: strip)
+            if profile.hasEmpties { cells = max(cells, nullWidth) }
+            let natural = max(cells, headingWidth, 1)
+            let flexible = !profile.isNumeric
+            // C5: a text column gives way no narrower than its heading's longest word, up to W3's
+            // maximum; beyond it the word is cut, never broken.
+            let word = container == nil ? 0 : min(measure.longestWordWidth(heading), maximum ?? natural)
+            let minimum = flexible ? max(minimumBound ?? natural, word) : natural
+            let parts = strip ? (profile.strippedIntegerWidth, profile.strippedFractionWidth) : (profile.integerWidth, profile.fractionWidth)
+            explanation.append("column \(index + 1) \"\(heading)\": \(profile.kind) natural \(natural) (cells \(cells), heading \(headingWidth))"
+                + (flexible ? ", may give way to \(min(minimum, natural))" : ", a number: never cut"))
+            return Spec(source: index, heading: heading, strip: strip, numeric: profile.isNumeric, parts: parts,
+                        bound: .init(natural: natural, minimum: minimum, flexible: flexible))
+        }
+    }
+
+    /// W12: the column a group's footer writes `Total` in, widened to hold it whole.
+    static func withTotal(_ specs: [Spec], profiles: [ColumnProfile], options: FormatOptions, measure: DisplayWidth,
+                          explanation: inout LayoutPlan.Explanation) -> [Spec] {
+        guard let k = totalColumn(specs, profiles: profiles, options: options) else { return specs }
+        var specs = specs
+        let label = measure.width(of: totalLabel)
+        let bound = specs[k].bound
+        specs[k].bound = .init(natural: max(bound.natural, label), minimum: max(bound.minimum, label), flexible: bound.flexible)
+        explanation.append("column \(specs[k].source + 1) \"\(specs[k].heading)\": at least \(label) wide, for the groups' \(totalLabel) (W12)")
+        return specs
     }
 
     /// Every column's heading and whether its unit is taken out (C3, C4), told apart where two
     /// would read the same: the second and later get ` (2)`, ` (3)`, … in input order, so no
     /// column passes for another (`a,a,A` → `A`, `A (2)`, `A (3)`; `--columns 'A (2)'` finds it).
     static func labels(_ profiles: [ColumnProfile], options: FormatOptions) -> [(String, Bool)] {
-        let statistics = Heading.statistics(among: profiles.map(\.name))
-        var seen: [String: Int] = [:]
-        return profiles.map { profile in
-            let (heading, strip) = headingAndUnit(profile, options: options, statistic: statistics.contains(profile.name))
-            let n = (seen[heading] ?? 0) + 1
-            seen[heading] = n
-            return (n == 1 ? heading : "\(heading) (\(n))", strip)
+        var headings = Headings(profiles, options: options)
+        return profiles.indices.map { headings[$0] }
+    }
+
+    /// The headings of `labels`, made in input order as far as they are asked for: a column's
+    /// number among its namesakes depends only on the columns before it, so a table that plans
+    /// its first columns titles those and no more (E5).
+    struct Headings {
+        let profiles: [ColumnProfile]
+        let options: FormatOptions
+        let statistics: Set<String>
+        private var made: [(String, Bool)] = []
+        private var seen: [String: Int] = [:]
+
+        init(_ profiles: [ColumnProfile], options: FormatOptions) {
+            self.profiles = profiles
+            self.options = options
+            statistics = options.titleHeadings ? Heading.statistics(among: profiles.map(\.name)) : []
+        }
+
+        subscript(index: Int) -> (String, Bool) {
+            mutating get {
+                while made.count <= index {
+                    let profile = profiles[made.count]
+                    let (heading, strip) = headingAndUnit(profile, options: options, statistic: statistics.contains(profile.name))
+                    let n = (seen[heading] ?? 0) + 1
+                    seen[heading] = n
+                    made.append((n == 1 ? heading : "\(heading) (\(n))", strip))
+                }
+                return made[index]
+            }
         }
     }
 
@@ -162,7 +227,7 @@ enum Layout {
     }
 
     /// Step 5: a table.
-    static func tablePlan(_ specs: [Spec], container: Int?, maximum: Int?, gap: Int, options: FormatOptions, explanation: inout [String]) -> LayoutPlan {
+    static func tablePlan(_ specs: [Spec], container: Int?, maximum: Int?, gap: Int, options: FormatOptions, explanation: inout LayoutPlan.Explanation) -> LayoutPlan {
         let fitted = WidthAllocator.fit(specs.map(\.bound), available: container, gap: gap, maximum: maximum)
         var widths = fitted.widths
         if options.fill, let container, !widths.isEmpty {
@@ -177,13 +242,15 @@ enum Layout {
             columns.append(specs[k].layout(width: widths[k]))
             explanation.append("table column \"\(specs[k].heading)\": width \(widths[k])")
         }
-        let omitted = specs[fitted.kept...].map(\.heading)
-        if !omitted.isEmpty { explanation.append("a table would leave out from the right (W5): \(omitted.joined(separator: ", "))") }
-        return LayoutPlan(mode: .table, columns: columns, omitted: Array(omitted), headingLines: 1, cellLines: 1, gap: gap)
+        let left = specs[fitted.kept...]
+        if !left.isEmpty { explanation.append("a table would leave out from the right (W5): \(left.map(\.heading).joined(separator: ", "))") }
+        var plan = LayoutPlan(mode: .table, columns: columns, omitted: left.prefix(TableFormatter.omittedNamed).map(\.heading), headingLines: 1, cellLines: 1, gap: gap)
+        plan.omittedBeyond = max(0, left.count - TableFormatter.omittedNamed)
+        return plan
     }
 
     /// Step 6: a list report. Labels take at most half the width; values wrap in the rest.
-    static func listPlan(_ specs: [Spec], container: Int?, gap: Int, measure: DisplayWidth, explanation: inout [String]) -> LayoutPlan {
+    static func listPlan(_ specs: [Spec], container: Int?, gap: Int, measure: DisplayWidth, explanation: inout LayoutPlan.Explanation) -> LayoutPlan {
         let labels = specs.dropFirst().map { measure.width(of: $0.heading) }
         var labelWidth = labels.max() ?? 0
         var valueWidth: Int?
@@ -200,7 +267,7 @@ enum Layout {
 
     /// Step 7: pages. The first column is sticky (at most 25% of the width); the others fill bands
     /// left to right, each band fitted like a table.
-    static func pagesPlan(_ specs: [Spec], container: Int?, maximum: Int?, gap: Int, explanation: inout [String]) -> LayoutPlan {
+    static func pagesPlan(_ specs: [Spec], container: Int?, maximum: Int?, gap: Int, explanation: inout LayoutPlan.Explanation) -> LayoutPlan {
         guard let first = specs.first else {
             return LayoutPlan(mode: .pages, columns: [], omitted: [], headingLines: 1, cellLines: 1, gap: gap)
         }

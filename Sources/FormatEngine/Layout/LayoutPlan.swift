@@ -57,8 +57,10 @@ struct LayoutPlan: Sendable, Equatable {
     /// List: the label column's width, and the values' (nil: unlimited).
     var labelWidth = 0
     var valueWidth: Int?
-    /// Columns left out (W5), by heading.
+    /// Columns left out (W5), by heading: the first `TableFormatter.omittedNamed` of them, and
+    /// how many more.
     var omitted: [String]
+    var omittedBeyond = 0
     /// Lines a heading may take (C5) and lines a cell may take (C6).
     var headingLines: Int
     var cellLines: Int
@@ -69,6 +71,20 @@ struct LayoutPlan: Sendable, Equatable {
     var nullText = ""
     /// Why the plan is as it is, one decision a line (`TABLEFMT_DEBUG=layout`).
     var explanation: [String] = []
+
+    /// The lines of an explanation, made only when one was asked for: a line names a column by its
+    /// heading, and a run with 2 million columns or a 100 MB heading must not pay for lines
+    /// nobody reads (E5).
+    struct Explanation {
+        let wanted: Bool
+        private(set) var lines: [String] = []
+
+        init(wanted: Bool) { self.wanted = wanted }
+
+        mutating func append(_ line: @autoclosure () -> String) {
+            if wanted { lines.append(line()) }
+        }
+    }
 
     /// Display width of a full table line.
     var lineWidth: Int { lineWidth(of: columns) }

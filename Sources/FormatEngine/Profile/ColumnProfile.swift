@@ -1,59 +1,90 @@
-/// What the sizing window showed about one column.
+/// A width held in 32 bits (a width past 2³¹ − 1 columns is held as that), so that a column's
+/// profile stays small.
+@propertyWrapper
+struct Narrow: Sendable, Equatable {
+    private var stored: Int32
+
+    init(wrappedValue: Int) { stored = Int32(clamping: wrappedValue) }
+
+    var wrappedValue: Int {
+        get { Int(stored) }
+        set { stored = Int32(clamping: newValue) }
+    }
+}
+
+/// What the sizing window showed about one column: a small record (72 bytes), as a table may have
+/// millions of columns (E5). Widths are held in 32 bits (a width past 2³¹ − 1 columns is held as
+/// that), and the kinds as what every value so far was, not as counts.
 struct ColumnProfile: Sendable, Equatable {
+    /// Kinds every non-null cell so far has been (all of them while there is none).
+    struct Kinds: OptionSet, Sendable, Equatable {
+        let rawValue: UInt8
+        static let number = Kinds(rawValue: 1)
+        static let integer = Kinds(rawValue: 2)
+        static let percent = Kinds(rawValue: 4)
+        static let quantity = Kinds(rawValue: 8)
+        static let date = Kinds(rawValue: 16)
+        static let boolean = Kinds(rawValue: 32)
+        static let all: Kinds = [.number, .integer, .percent, .quantity, .date, .boolean]
+    }
+
     /// The column's name in the input.
     var name: String
-    /// Non-null cells seen, and how many were of each kind.
+    /// Non-null cells seen.
     var values = 0
-    var numbers = 0
-    var integers = 0
-    var percents = 0
-    var quantities = 0
-    var dates = 0
-    var booleans = 0
+    /// What every one of them was.
+    var every = Kinds.all
     /// The widest cell, in display columns, as written.
-    var width = 0
+    @Narrow var width = 0
     /// The widest empty or null-like cell (`NA`, `-`).
-    var nullWidth = 0
-    /// Empty cells seen (they show `--null TEXT`).
-    var empties = 0
+    @Narrow var nullWidth = 0
     /// Point alignment of numbers as written: widest part before the decimal separator and widest
     /// part from it on (C2).
-    var integerWidth = 0
-    var fractionWidth = 0
+    @Narrow var integerWidth = 0
+    @Narrow var fractionWidth = 0
     /// The same with the unit taken out (C3).
-    var strippedIntegerWidth = 0
-    var strippedFractionWidth = 0
+    @Narrow var strippedIntegerWidth = 0
+    @Narrow var strippedFractionWidth = 0
+    /// The widest run of non-space text (the narrowest a wrapped column can be without breaking words).
+    @Narrow var longestWord = 0
     /// The unit of the first quantity, where it stood, and whether every quantity had it.
     var unit: [UInt8]?
     var unitBefore = false
     var unitConsistent = true
     /// Set once a cell showed the column can only be text: later cells are only measured.
     var settledText = false
-    /// The widest run of non-space text (the narrowest a wrapped column can be without breaking words).
-    var longestWord = 0
+    /// Whether an empty cell was seen (it shows `--null TEXT`).
+    var hasEmpties = false
 
     init(name: String) { self.name = name }
 
     /// Whether every non-null cell is a number (and there is at least one): right-aligned, never cut.
-    var isNumeric: Bool { values > 0 && numbers == values }
+    var isNumeric: Bool { values > 0 && every.contains(.number) }
 
     /// The column's type (C1).
     var kind: CellKind {
         if values == 0 { return .null }
         if isNumeric {
-            if integers == values { return .integer }
-            if percents == values { return .percent }
-            if quantities == values { return .quantity }
+            if every.contains(.integer) { return .integer }
+            if every.contains(.percent) { return .percent }
+            if every.contains(.quantity) { return .quantity }
             return .decimal
         }
-        if dates == values { return .date }
-        if booleans == values { return .boolean }
+        if every.contains(.date) { return .date }
+        if every.contains(.boolean) { return .boolean }
         return .text
+    }
+
+    /// Notes a non-null value of the kinds `kinds` (and of no other).
+    @inline(__always)
+    mutating func noteValue(_ kinds: Kinds) {
+        values &+= 1
+        every.formIntersection(kinds)
     }
 
     /// The unit every cell carries (C3), as text, when it can move into the heading.
     var commonUnit: String? {
-        guard isNumeric, quantities == values, unitConsistent, let unit else { return nil }
+        guard isNumeric, every.contains(.quantity), unitConsistent, let unit else { return nil }
         return String(decoding: unit, as: UTF8.self)
     }
 
@@ -138,16 +169,11 @@ extension ColumnProfiler {
 extension ColumnProfile {
     /// Takes in another profile of the same column over other cells.
     mutating func merge(_ other: ColumnProfile) {
-        // A profile that settled as text stopped counting kinds; it still has more values than
-        // numbers, dates or booleans, so the sums keep the column text.
+        // A profile that settled as text stopped noting kinds; it had a value of none of them
+        // (number, date, boolean), so what both have in common keeps the column text.
         values += other.values
-        numbers += other.numbers
-        integers += other.integers
-        percents += other.percents
-        quantities += other.quantities
-        dates += other.dates
-        booleans += other.booleans
-        empties += other.empties
+        every.formIntersection(other.every)
+        hasEmpties = hasEmpties || other.hasEmpties
         width = max(width, other.width)
         nullWidth = max(nullWidth, other.nullWidth)
         integerWidth = max(integerWidth, other.integerWidth)
@@ -181,14 +207,15 @@ extension ColumnProfile {
     @inline(__always)
     mutating func noteShortNumber(_ cell: UnsafeBufferPointer<UInt8>, trackWords: Bool) -> Bool {
         let count = cell.count
-        guard dates == 0 && booleans == 0 && !settledText, count > 0, let base = cell.baseAddress else { return false }
+        // A column of dates or booleans so far tries those first (`noteAnyCell`).
+        guard (values == 0 || !every.contains(.date) && !every.contains(.boolean)) && !settledText, count > 0,
+              let base = cell.baseAddress else { return false }
         // A percentage keeps its `%` in its cell, and its fraction part reaches over it (C3).
         let percent = count > 1 && base[count &- 1] == UInt8(ascii: "%")
         let number = UnsafeBufferPointer(start: base, count: percent ? count &- 1 : count)
         guard let point = NumberShape.shortWholeNumber(number) ?? NumberShape.shortDecimal(number) else { return false }
         if count > width { width = count }  // printable ASCII: a byte is a column
         if trackWords && count > longestWord { longestWord = count }  // no space: one word
-        values += 1
         noteNumber(percent ? .percent : point == count ? .integer : .decimal, before: point, after: count &- point, strippedBefore: point, strippedAfter: count &- point)
         return true
     }
@@ -204,7 +231,7 @@ extension ColumnProfile {
             if word > longestWord { longestWord = word }
         }
         if cell.isEmpty {
-            empties += 1
+            hasEmpties = true
             return
         }
         if settledText { return }  // its type can no longer change (C1): skip the parsing
@@ -212,14 +239,13 @@ extension ColumnProfile {
             if width > nullWidth { nullWidth = width }
             return
         }
-        values += 1
         // A column of dates or booleans so far: try that first (it would fail the number parse).
-        if dates == values &- 1 && dates > 0 && CellKind.isDate(cell) {
-            dates += 1
+        if values > 0 && every.contains(.date) && CellKind.isDate(cell) {
+            noteValue(.date)
             return
         }
-        if booleans == values &- 1 && booleans > 0 && CellKind.isBoolean(cell) {
-            booleans += 1
+        if values > 0 && every.contains(.boolean) && CellKind.isBoolean(cell) {
+            noteValue(.boolean)
             return
         }
         if let shape = NumberShape.parse(cell) {
@@ -231,9 +257,9 @@ extension ColumnProfile {
                 : ascii != nil ? pointByte : measure.width(utf8: UnsafeBufferPointer(rebasing: cell[0..<pointByte]))
             let sign = shape.detachedSign == nil ? 0 : 1
             noteNumber(shape.kind, before: before, after: width - before, strippedBefore: sign + shape.point,
-                       strippedAfter: shape.number.count - shape.point + (shape.kind == .percent ? 1 : 0))
+                       strippedAfter: shape.number.count - shape.point + (shape.kind == .percent ? 1 : 0),
+                       quantity: shape.kind == .quantity && shape.unit != nil)
             if shape.kind == .quantity, let range = shape.unit {
-                quantities += 1
                 let unitBytes = UnsafeBufferPointer(rebasing: cell[range])
                 if let unit {
                     if unitConsistent && (unitBefore != shape.unitBefore || !unit.elementsEqual(unitBytes)) { unitConsistent = false }
@@ -244,20 +270,19 @@ extension ColumnProfile {
             }
             return
         }
-        if CellKind.isDate(cell) { dates += 1 } else if CellKind.isBoolean(cell) { booleans += 1 }
-        settledText = values > numbers && values > dates && values > booleans
+        noteValue(CellKind.isDate(cell) ? .date : CellKind.isBoolean(cell) ? .boolean : [])
+        settledText = every.isDisjoint(with: [.number, .date, .boolean])
     }
 
     /// Takes a number into account by its parts' widths: before its separator and from it, as
     /// written and with its unit out.
     @inline(__always)
-    private mutating func noteNumber(_ kind: CellKind, before: Int, after: Int, strippedBefore: Int, strippedAfter: Int) {
-        numbers += 1
+    private mutating func noteNumber(_ kind: CellKind, before: Int, after: Int, strippedBefore: Int, strippedAfter: Int, quantity: Bool = false) {
+        noteValue(kind == .integer ? [.number, .integer] : kind == .percent ? [.number, .percent] : quantity ? [.number, .quantity] : .number)
         integerWidth = max(integerWidth, before)
         fractionWidth = max(fractionWidth, after)
         strippedIntegerWidth = max(strippedIntegerWidth, strippedBefore)
         strippedFractionWidth = max(strippedFractionWidth, strippedAfter)
-        if kind == .integer { integers += 1 } else if kind == .percent { percents += 1 }
     }
 
     /// Takes one cell of a column settled as text into account, when words are not tracked: only
@@ -267,7 +292,7 @@ extension ColumnProfile {
     @inline(__always)
     mutating func noteWidest(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth) {
         if cell.isEmpty {
-            empties += 1
+            hasEmpties = true
         } else if let ascii = DisplayWidth.printableASCIIWidth(cell) {
             if ascii > width { width = ascii }
         } else {

@@ -44,7 +44,9 @@ extension DisplayWidth {
     ///   - maxLines: The most lines the result may have.
     ///   - ellipsis: Where text is cut.
     /// - Returns: 1...max(1, maxLines) lines.
-    /// - Complexity: O(n) in the text's length; the slow path iterates `Character`s.
+    /// - Complexity: O(n) in the text's length; the slow path iterates `Character`s. A text far
+    ///   longer than the lines can show (a 100 MB heading) is fitted from a piece of its start (and
+    ///   end), as a long cell is: O(`readLimit`) beyond one look at its bytes.
     public func fit(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
         fit(text, width: width, maxLines: maxLines, ellipsis: ellipsis, wholeWords: false)
     }
@@ -59,6 +61,16 @@ extension DisplayWidth {
 
     /// `fit`, and `fitHeading` when `wholeWords`.
     private func fit(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode, wholeWords: Bool) -> [TextLine] {
+        if width > 0, maxLines < Int.max / 64, text.utf8.count > 2 &* Self.readLimit(width: width, lines: max(1, maxLines)) {
+            var text = text
+            return text.withUTF8 { fit(utf8: $0, width: width, maxLines: maxLines, ellipsis: ellipsis, wholeWords: wholeWords) }
+        }
+        return fitWhole(text, width: width, maxLines: maxLines, ellipsis: ellipsis, wholeWords: wholeWords)
+    }
+
+    /// `fit` (or `fitHeading`) of the whole text, however long (internal: tests compare the
+    /// bounded paths with it).
+    func fitWhole(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode, wholeWords: Bool) -> [TextLine] {
         // Step 1.
         guard width > 0, !text.isEmpty else { return [TextLine(text: "", width: 0)] }
         let text = Sanitize.withMarkBase(text, lines: maxLines > 1)
@@ -502,10 +514,14 @@ extension DisplayWidth {
     /// boundaries. The result is the same as `fit` of the whole text whenever the piece read is
     /// wider than the lines can hold; otherwise the whole text is used.
     /// - Complexity: O(min(n, readLimit)) beyond the measuring the caller did.
-    func fit(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
+    func fit(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, ellipsis: EllipsisMode, wholeWords: Bool = false) -> [TextLine] {
         let lines = max(1, maxLines)
         let limit = Self.readLimit(width: max(1, width), lines: lines)
-        if maxLines < Int.max / 64, width > 0, cell.count > 2 &* limit {
+        if wholeWords, maxLines < Int.max / 64, width > 0, cell.count > 2 &* limit {
+            if let piece = headingPiece(cell, width: width, lines: lines, ellipsis: ellipsis) {
+                return fitWhole(piece, width: width, maxLines: maxLines, ellipsis: ellipsis, wholeWords: true)
+            }
+        } else if maxLines < Int.max / 64, width > 0, cell.count > 2 &* limit {
             let head = UnsafeBufferPointer(rebasing: cell[0..<Self.scalarBoundary(cell, before: limit)])
             // Wide enough that the cut falls inside the piece: each line holds at most `width`
             // columns plus the space it breaks at.
@@ -516,10 +532,70 @@ extension DisplayWidth {
                     let tail = UnsafeBufferPointer(rebasing: cell[tailStart...])
                     if self.width(utf8: tail) >= width &+ 2 { text += String(decoding: tail, as: UTF8.self) } else { text = String(decoding: cell, as: UTF8.self) }
                 }
-                return fit(text, width: width, maxLines: maxLines, ellipsis: ellipsis)
+                return fitWhole(text, width: width, maxLines: maxLines, ellipsis: ellipsis, wholeWords: wholeWords)
             }
         }
-        return fit(String(decoding: cell, as: UTF8.self), width: width, maxLines: maxLines, ellipsis: ellipsis)
+        return fitWhole(String(decoding: cell, as: UTF8.self), width: width, maxLines: maxLines, ellipsis: ellipsis, wholeWords: wholeWords)
+    }
+
+    /// What `fitHeading` of a long heading can show, as a shorter text with the same fit: its
+    /// words in order until they are wide enough to fill the lines twice over (a line that breaks
+    /// early leaves its next word at least the rest of the width), or all of them, each word wider
+    /// than a line cut down to a piece of its start (and of its end, with `.middle`) that is itself
+    /// too wide for a line; with `.middle`, when words were left, the text's last words after a
+    /// gap, as `fit(utf8:)` keeps a cell's end.
+    /// nil when the pieces are not wide enough to be sure (zero-width characters): fit it whole.
+    private func headingPiece(_ cell: UnsafeBufferPointer<UInt8>, width: Int, lines: Int, ellipsis: EllipsisMode) -> String? {
+        let wordLimit = Self.readLimit(width: width, lines: 1)
+        let enough = 2 &* (lines &+ 1) &* (width &+ 1)
+        /// Appends `cell[range]`, a word cut down when it is too long, and returns its width.
+        func appendWord(_ range: Range<Int>, to out: inout [UInt8]) -> Int? {
+            let word = UnsafeBufferPointer(rebasing: cell[range])
+            guard word.count > 2 &* wordLimit else {
+                out.append(contentsOf: word)
+                return self.width(utf8: word)
+            }
+            let head = UnsafeBufferPointer(rebasing: word[0..<Self.scalarBoundary(word, before: wordLimit)])
+            let headWidth = self.width(utf8: head)
+            guard headWidth > width &+ 1 else { return nil }
+            out.append(contentsOf: head)
+            guard ellipsis == .middle else { return headWidth }
+            let tail = UnsafeBufferPointer(rebasing: word[Self.scalarBoundary(word, before: word.count &- wordLimit)...])
+            guard self.width(utf8: tail) > width &+ 1 else { return nil }
+            out.append(contentsOf: tail)
+            return headWidth
+        }
+        /// The words of `cell[range]` with the breaks between them, until they fill `enough`
+        /// columns (a word takes at most a line's) when `stop`, else all of them.
+        func words(_ range: Range<Int>, into out: inout [UInt8], stop: Bool) -> Bool? {
+            var total = 0
+            var k = range.lowerBound
+            while k < range.upperBound {
+                var end = k
+                while end < range.upperBound, cell[end] != 0x20, cell[end] != 0x0A, cell[end] != 0x0D { end &+= 1 }
+                if end > k {
+                    guard let w = appendWord(k..<end, to: &out) else { return nil }
+                    total &+= min(w, width &+ 1)
+                }
+                if end < range.upperBound { out.append(cell[end]); total &+= 1 }
+                k = end &+ 1
+                if stop && total >= enough { return true }
+            }
+            return false
+        }
+        var out: [UInt8] = []
+        guard let filled = words(0..<cell.count, into: &out, stop: true) else { return nil }
+        if filled && ellipsis == .middle {
+            // The end: whole words from a break well before it.
+            var from = Self.scalarBoundary(cell, before: cell.count &- Self.readLimit(width: width, lines: lines))
+            while from < cell.count, cell[from] != 0x20 { from &+= 1 }
+            var tail: [UInt8] = []
+            guard from < cell.count, words(from..<cell.count, into: &tail, stop: false) != nil,
+                  tail.withUnsafeBufferPointer({ self.width(utf8: $0) }) > width &+ 1 else { return nil }
+            out.append(0x20)
+            out.append(contentsOf: tail)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     /// Calls `body` with the lines of a whole text wrapped to `width` (list reports, W8) without

@@ -120,7 +120,7 @@ struct RowPipelineTests {
                 #expect(merged.cellWidth(stripped: false) == whole.cellWidth(stripped: false), "\(what)")
                 #expect(merged.cellWidth(stripped: true) == whole.cellWidth(stripped: true), "\(what)")
                 #expect(merged.width == whole.width && merged.longestWord == whole.longestWord, "\(what)")
-                #expect((merged.empties > 0) == (whole.empties > 0), "\(what)")
+                #expect(merged.hasEmpties == whole.hasEmpties, "\(what)")
             }
         }
     }

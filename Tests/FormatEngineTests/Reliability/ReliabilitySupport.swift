@@ -174,7 +174,9 @@ enum ReliabilityKit {
         var usage = rusage()
         var timedOut = false
         let deadline = Self.deadline(deadline)
+        var highWater = 0
         while true {
+            highWater = max(highWater, Self.residentHighWater(pid))
             let done = wait4(pid, &status, WNOHANG, &usage)
             if done == pid { break }
             if done < 0 && errno != EINTR { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
@@ -182,7 +184,7 @@ enum ReliabilityKit {
                 timedOut = true
                 kill(-pid, SIGKILL)  // the group: a shell and everything it started
             }
-            usleep(5_000)
+            usleep(1_000)
         }
         if timedOut { kill(-pid, SIGKILL) }
         let signal = status & 0x7F
@@ -190,6 +192,24 @@ enum ReliabilityKit {
         let stderr = String(decoding: readFile(errPath), as: UTF8.self)
         try? FileManager.default.removeItem(at: folder)
         return Bounded(status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal, timedOut: timedOut,
-                       stdout: stdout, stderr: stderr, maxRSSKiB: Int(usage.ru_maxrss), seconds: Date().timeIntervalSince(started))
+                       stdout: stdout, stderr: stderr, maxRSSKiB: highWater > 0 ? highWater : Int(usage.ru_maxrss),
+                       seconds: Date().timeIntervalSince(started))
+    }
+
+    /// The peak resident memory of a running process in KiB (`VmHWM` in Linux's
+    /// `/proc/PID/status`), 0 where it cannot be read. `ru_maxrss` alone is not the child's: a
+    /// child started by `posix_spawn` shares this process's memory until it calls `exec`, and Linux
+    /// keeps that memory's peak as the child's, so a test process grown large by other tests would
+    /// be measured instead of the tool.
+    static func residentHighWater(_ pid: pid_t) -> Int {
+        let fd = open("/proc/\(pid)/status", O_RDONLY)
+        guard fd >= 0 else { return 0 }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { return 0 }
+        let text = String(decoding: buffer[0..<n], as: UTF8.self)
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else { return 0 }
+        return Int(line.dropFirst(6).filter(\.isNumber)) ?? 0
     }
 }

@@ -457,6 +457,6 @@ struct CellTypeTests {
         #expect(shortCells > 2_000)
         var percent = ColumnProfile(name: "c")
         let taken = Array("12.5%".utf8).withUnsafeBufferPointer { percent.noteShortNumber($0, trackWords: false) }
-        #expect(taken && percent.percents == 1 && percent.integerWidth == 2 && percent.fractionWidth == 3)
+        #expect(taken && percent.values == 1 && percent.kind == .percent && percent.integerWidth == 2 && percent.fractionWidth == 3)
     }
 }
