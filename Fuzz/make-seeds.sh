@@ -56,4 +56,24 @@ while IFS= read -r -d '' file; do
     esac
     count=$((count + 1))
 done < <(find "$conformance" -type f -print0 | sort -z)
+# Hostile shapes (E5, docs/FUZZING.md): a heading, a JSON key and a line as long as the input
+# allows, many columns, and a gzip member of one unbroken line, made here and seeded like the files.
+shapes=$(mktemp -d)
+trap 'rm -rf "$shapes"' EXIT
+{ head -c $((max - 16)) /dev/zero | tr '\0' h; printf ',b\n1,2\n'; } > "$shapes/long-heading.csv"
+{ printf 'a,b\n'; head -c $((max - 16)) /dev/zero | tr '\0' v; printf ',2\n'; } > "$shapes/long-value.csv"
+{ printf '[{"'; head -c $((max - 16)) /dev/zero | tr '\0' k; printf '": 1}]'; } > "$shapes/long-key.json"
+{ head -c $((max / 2)) /dev/zero | tr '\0' ,; printf '\n'; head -c $((max / 2 - 8)) /dev/zero | tr '\0' ,; } > "$shapes/many-columns.csv"
+head -c 1000000 /dev/zero | tr '\0' a | gzip -9 > "$shapes/one-line.csv.gz"
+for file in "$shapes"/*; do
+    case $target in
+    csv) [[ $file == *.json ]] || { seed '\000\345\000' "$file"; seed '\000\002\000' "$file"; } ;;
+    json) [[ $file == *.json ]] && seed '\000\345\000' "$file" ;;
+    pipeline)
+        seed '\000\120\000\000\000\000\000\000\000\345\000' "$file"
+        seed '\012\000\000\041\032\041\000\000\000\345\000' "$file"
+        ;;
+    esac
+done
+
 echo "$target: $count conformance files seeded into $out ($(find "$out" -type f | wc -l) files in the corpus)"
