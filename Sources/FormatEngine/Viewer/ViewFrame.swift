@@ -187,14 +187,14 @@ extension ViewState {
             let column = columns[p.index]
             let sorted = (sort ?? pendingSort).flatMap { $0.column == p.index ? $0.descending : nil }
             guard let descending = sorted else {
-                return measure.fit(column.heading, width: p.width, maxLines: headingLines, ellipsis: options.ellipsis)
+                return measure.fitHeading(column.heading, width: p.width, maxLines: headingLines, ellipsis: options.ellipsis)
             }
             // The arrow after the heading, with a space when there is room for one.
             let arrow = descending ? "▼" : "▲"
             guard p.width >= 2 else { return [TextLine(text: arrow, width: 1)] }
-            let whole = measure.fit(column.heading, width: p.width, maxLines: headingLines, ellipsis: options.ellipsis)
+            let whole = measure.fitHeading(column.heading, width: p.width, maxLines: headingLines, ellipsis: options.ellipsis)
             let spaced = whole.last.map { $0.width + 2 <= p.width } ?? true
-            var lines = spaced ? whole : measure.fit(column.heading, width: p.width - 1, maxLines: headingLines, ellipsis: options.ellipsis)
+            var lines = spaced ? whole : measure.fitHeading(column.heading, width: p.width - 1, maxLines: headingLines, ellipsis: options.ellipsis)
             if lines.isEmpty { lines = [TextLine(text: "", width: 0)] }
             let last = lines[lines.count - 1]
             let joiner = spaced || last.width + 1 < p.width ? " " : ""

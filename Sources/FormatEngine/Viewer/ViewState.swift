@@ -207,7 +207,7 @@ struct ViewState {
         computed = columns.map(\.width)
         // Columns the person resized keep their width.
         for (k, resized) in resizedBefore.enumerated() where resized { columns[k].width = previous[k].width }
-        headingLines = columns.map { measure.fit($0.heading, width: $0.width, maxLines: 2, ellipsis: options.ellipsis).count }.max() ?? 1
+        headingLines = columns.map { measure.fitHeading($0.heading, width: $0.width, maxLines: 2, ellipsis: options.ellipsis).count }.max() ?? 1
         headingLines = max(1, min(headingLines, max(1, height - 3)))
         var list = options
         list.layout = .list
@@ -412,7 +412,7 @@ struct ViewState {
     func shownWidth(_ k: Int) -> Int {
         let w = columns[k].width
         guard let sort = sort ?? pendingSort, sort.column == k else { return w }
-        let last = measure.fit(columns[k].heading, width: w, maxLines: headingLines, ellipsis: options.ellipsis).last?.width ?? 0
+        let last = measure.fitHeading(columns[k].heading, width: w, maxLines: headingLines, ellipsis: options.ellipsis).last?.width ?? 0
         return max(w, min(last + 2, width))
     }
 
