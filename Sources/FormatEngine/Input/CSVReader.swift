@@ -65,9 +65,10 @@ struct CSVReader {
     let delimiterPattern: UInt64
     let backslashPattern: UInt64
 
-    /// The most bytes a row may take in the input, its line break not counted (`--max-row-size`,
-    /// E5): checked when the row ends, and each time the buffer is read to its end, so a longer
-    /// row is never held past the limit by more than a chunk.
+    /// The most bytes a row may take in the input, its line break not counted and each field
+    /// counted `Record.fieldCost` more (`--max-row-size`, E5): checked when the row ends, and each
+    /// time the buffer is read to its end, so a longer row is never held past the limit by more
+    /// than a chunk.
     var maxRowBytes = Int.max
 
     /// Where the record just read lies in the stream and how its fields are written, for the
@@ -107,15 +108,15 @@ struct CSVReader {
         startRaw()
         while true {
             if stream.pos == stream.end {
-                if stream.offset &- shape.rawStart > maxRowBytes { throw rowTooLong(record) }
+                if stream.offset &- shape.rawStart &+ Record.fieldCost &* record.count > maxRowBytes { throw rowTooLong(record) }
                 if try !stream.refill() {
                     guard try finish(&record) else { return false }
-                    if shape.rawEnd &- shape.rawStart > maxRowBytes { throw rowTooLong(record) }
+                    if shape.rawEnd &- shape.rawStart &+ Record.fieldCost &* record.count > maxRowBytes { throw rowTooLong(record) }
                     return true
                 }
             }
             if scan(&record) {
-                if shape.rawEnd &- shape.rawStart > maxRowBytes { throw rowTooLong(record) }
+                if shape.rawEnd &- shape.rawStart &+ Record.fieldCost &* record.count > maxRowBytes { throw rowTooLong(record) }
                 if dialect.skipBlankLines && !recordQuoted && record.count == 1 && record.bytes.isEmpty {
                     record.clearForReading()
                     record.line = line

@@ -184,6 +184,7 @@ extension JSONReader {
         rowStamp &+= 1
         rowBytes.removeAll()
         rowLine = line
+        rowCells = 0
     }
 
     /// Records `rowBytes[start...]` as the cell of `node`'s column in this row (replacing an
@@ -197,6 +198,7 @@ extension JSONReader {
             if isNew { slots.append(Slot()) }
         }
         slots[column] = Slot(start: start, end: rowBytes.count, stamp: rowStamp, node: node)
+        rowCells &+= 1
     }
 
     /// A key seen again in the same object: the earlier value's cells are cleared (the last value

@@ -104,6 +104,8 @@ struct JSONReader: RecordReader {
     var slots: [Slot] = []
     var rowStamp = 0
     var rowLine = 0
+    /// Cells the row being read has had so far.
+    var rowCells = 0
     /// A row value has been completed and waits to be returned.
     var rowReady = false
     /// Index in `frames` of the outermost nested value being written as compact JSON, or -1.
@@ -142,8 +144,8 @@ struct JSONReader: RecordReader {
     /// being scanned and nested values kept as JSON, checked each time the buffer is read to its end.
     var maxRowBytes = Int.max
 
-    /// The bytes the row being read holds so far.
-    var heldBytes: Int { rowBytes.count &+ text.count &+ compact.count &+ joined.count }
+    /// The bytes the row being read holds so far, each of its cells counted `Record.fieldCost` more.
+    var heldBytes: Int { rowBytes.count &+ text.count &+ compact.count &+ joined.count &+ Record.fieldCost &* rowCells }
 
     init(stream: InputStream, linesMode: Bool?, sourceName: String, maxDepth: Int = 512) {
         self.stream = stream

@@ -38,6 +38,11 @@ struct Record: Sendable {
     /// Number of fields.
     var count: Int { ends.count }
 
+    /// What a field counts for against `--max-row-size` besides its bytes (E5): about what a
+    /// column costs to size and lay out, so that a line of millions of empty fields is bounded
+    /// as a long one is.
+    static let fieldCost = 64
+
     /// Byte range of field `index` in `bytes`.
     func range(of index: Int) -> Range<Int> {
         (index == 0 ? 0 : ends[index - 1])..<ends[index]

@@ -118,6 +118,8 @@ enum ReliabilityKit {
         /// Peak resident memory in KiB (ru_maxrss of this child alone).
         var maxRSSKiB: Int
         var seconds: Double
+        /// CPU time, user and system (less moved by a busy machine than `seconds`).
+        var cpuSeconds: Double = 0
         var out: String { String(decoding: stdout, as: UTF8.self) }
 
         /// Short, so that a failed expectation does not print megabytes of output.
@@ -193,7 +195,8 @@ enum ReliabilityKit {
         try? FileManager.default.removeItem(at: folder)
         return Bounded(status: signal == 0 ? (status >> 8) & 0xFF : nil, signal: signal == 0 ? nil : signal, timedOut: timedOut,
                        stdout: stdout, stderr: stderr, maxRSSKiB: highWater > 0 ? highWater : Int(usage.ru_maxrss),
-                       seconds: Date().timeIntervalSince(started))
+                       seconds: Date().timeIntervalSince(started),
+                       cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6)
     }
 
     /// The peak resident memory of a running process in KiB (`VmHWM` in Linux's
