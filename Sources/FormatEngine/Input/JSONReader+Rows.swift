@@ -157,6 +157,7 @@ extension JSONReader {
             compact.append(UInt8(ascii: ":"))
             return
         }
+        rowKeyBytes &+= text.count
         let node = table.node(parent: frames[frames.count &- 1].node, key: text.bytes)
         if table.stamps[node] == rowStamp { noteDuplicate(node) }
         table.stamps[node] = rowStamp
@@ -185,6 +186,7 @@ extension JSONReader {
         rowBytes.removeAll()
         rowLine = line
         rowCells = 0
+        rowKeyBytes = 0
     }
 
     /// Records `rowBytes[start...]` as the cell of `node`'s column in this row (replacing an

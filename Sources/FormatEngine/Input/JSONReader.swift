@@ -104,8 +104,9 @@ struct JSONReader: RecordReader {
     var slots: [Slot] = []
     var rowStamp = 0
     var rowLine = 0
-    /// Cells the row being read has had so far.
+    /// Cells the row being read has had so far, and the bytes of its keys.
     var rowCells = 0
+    var rowKeyBytes = 0
     /// A row value has been completed and waits to be returned.
     var rowReady = false
     /// Index in `frames` of the outermost nested value being written as compact JSON, or -1.
@@ -144,8 +145,9 @@ struct JSONReader: RecordReader {
     /// being scanned and nested values kept as JSON, checked each time the buffer is read to its end.
     var maxRowBytes = Int.max
 
-    /// The bytes the row being read holds so far, each of its cells counted `Record.fieldCost` more.
-    var heldBytes: Int { rowBytes.count &+ text.count &+ compact.count &+ joined.count &+ Record.fieldCost &* rowCells }
+    /// The bytes the row being read holds so far, its keys' included, each of its cells counted
+    /// `Record.fieldCost` more; checked at every refill and when the row ends.
+    var heldBytes: Int { rowBytes.count &+ rowKeyBytes &+ text.count &+ compact.count &+ joined.count &+ Record.fieldCost &* rowCells }
 
     init(stream: InputStream, linesMode: Bool?, sourceName: String, maxDepth: Int = 512) {
         self.stream = stream
@@ -193,6 +195,10 @@ struct JSONReader: RecordReader {
                 do { more = try stream.refill() } catch { finished = true; throw error }
                 if !more {
                     if try finishInput() {
+                        if heldBytes > maxRowBytes {
+                            finished = true
+                            throw InputError.rowTooLong(limit: maxRowBytes, line: rowLine > 0 ? rowLine : line, source: sourceName)
+                        }
                         emit(into: &record)
                         return true
                     }
@@ -204,6 +210,10 @@ struct JSONReader: RecordReader {
             case .needMore:
                 continue
             case .row:
+                if heldBytes > maxRowBytes {
+                    finished = true
+                    throw InputError.rowTooLong(limit: maxRowBytes, line: rowLine > 0 ? rowLine : line, source: sourceName)
+                }
                 emit(into: &record)
                 return true
             case .decide:

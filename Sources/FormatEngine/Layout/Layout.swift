@@ -38,7 +38,8 @@ enum Layout {
     ///   - profiles: one per input column, in input order.
     ///   - selection: the input columns to show, in order (W9); nil shows all.
     ///   - options: width and related settings.
-    static func plan(_ profiles: [ColumnProfile], selection: [Int]? = nil, options: FormatOptions) -> LayoutPlan {
+    ///   - planningAll: plan every column even for a table (tests compare the two).
+    static func plan(_ profiles: [ColumnProfile], selection: [Int]? = nil, options: FormatOptions, planningAll: Bool = false) -> LayoutPlan {
         let measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
         let gap = options.style.gap
         // Borders take their columns first; Markdown's pipes are not counted (it is not cut unless
@@ -53,13 +54,13 @@ enum Layout {
         // are planned only if a list report or pages show them.
         let bounds = Bounds(container: container, gap: gap, options: options, measure: measure)
         let reach = container.map { $0 / (gap + 1) + 2 } ?? shown.count  // more than fit at one column each
-        let planFirst = options.layout == .table || options.layout == .auto ? min(shown.count, reach) : shown.count
+        let planFirst = !planningAll && (options.layout == .table || options.layout == .auto) ? min(shown.count, reach) : shown.count
         var headings = Headings(profiles, options: options)
         var specs = shown.prefix(planFirst).map { bounds.spec(profiles[$0], index: $0, heading: headings[$0], explanation: &explanation) }
         if let maximum = bounds.maximum { explanation.append("text columns capped at \(maximum) (W3)") }
 
         // Step 4: the mode.
-        var table = tablePlan(withTotal(specs, profiles: profiles, options: options, measure: measure, explanation: &explanation),
+        var table = tablePlan(withTotal(specs, shown: shown, profiles: profiles, options: options, measure: measure, explanation: &explanation),
                               container: container, maximum: bounds.maximum, gap: gap, options: options, explanation: &explanation)
         let unplanned = shown.dropFirst(planFirst)
         let kept = table.columns.count
@@ -79,12 +80,12 @@ enum Layout {
         }
         if mode == .list || mode == .pages {
             specs += unplanned.map { bounds.spec(profiles[$0], index: $0, heading: headings[$0], explanation: &explanation) }
-            specs = withTotal(specs, profiles: profiles, options: options, measure: measure, explanation: &explanation)
+            specs = withTotal(specs, shown: shown, profiles: profiles, options: options, measure: measure, explanation: &explanation)
         } else if !unplanned.isEmpty {
             // The note names the first columns left out and counts the rest (W5).
             let named = unplanned.prefix(max(0, TableFormatter.omittedNamed - table.omitted.count))
             table.omitted += named.map { headings[$0].0 }
-            table.omittedBeyond = unplanned.count - named.count
+            table.omittedBeyond += unplanned.count - named.count
         }
         var plan: LayoutPlan
         switch mode {
@@ -150,9 +151,9 @@ enum Layout {
     }
 
     /// W12: the column a group's footer writes `Total` in, widened to hold it whole.
-    static func withTotal(_ specs: [Spec], profiles: [ColumnProfile], options: FormatOptions, measure: DisplayWidth,
+    static func withTotal(_ specs: [Spec], shown: [Int], profiles: [ColumnProfile], options: FormatOptions, measure: DisplayWidth,
                           explanation: inout LayoutPlan.Explanation) -> [Spec] {
-        guard let k = totalColumn(specs, profiles: profiles, options: options) else { return specs }
+        guard let k = totalColumn(specs, shown: shown, profiles: profiles, options: options) else { return specs }
         var specs = specs
         let label = measure.width(of: totalLabel)
         let bound = specs[k].bound
@@ -323,12 +324,13 @@ enum Layout {
 
     /// W12: the column a group's footer writes `Total` in, when the groups have footers: the first
     /// that has no sum (not a number, or the grouped column). nil when there is no footer.
-    static func totalColumn(_ specs: [Spec], profiles: [ColumnProfile], options: FormatOptions) -> Int? {
+    static func totalColumn(_ specs: [Spec], shown: [Int], profiles: [ColumnProfile], options: FormatOptions) -> Int? {
         guard options.groupFooter, let reference = options.groupBy,
               let group = try? reference.resolve(in: profiles.map(\.name)) else { return nil }
-        func summed(_ spec: Spec) -> Bool { spec.numeric && spec.source != group && profiles[spec.source].kind != .null }
-        guard specs.contains(where: summed) else { return nil }
-        return specs.firstIndex { !summed($0) }
+        // Whether any column shown has a sum: asked of every one, not only of the columns planned.
+        func summed(_ index: Int) -> Bool { profiles[index].isNumeric && index != group && profiles[index].kind != .null }
+        guard shown.contains(where: summed) else { return nil }
+        return specs.firstIndex { !summed($0.source) }
     }
 
     /// Where a footer's label goes among its cells (W12): the first column without a sum that is

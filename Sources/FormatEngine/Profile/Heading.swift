@@ -60,10 +60,16 @@ public enum Heading {
     /// a look at its last characters that spares splitting every name of a wide table.
     static func mayEndInStatistic(_ name: String) -> Bool {
         var end = name.endIndex
-        while end > name.startIndex, isEnding(name[name.index(before: end)]) { end = name.index(before: end) }
+        // What `split` drops at the end: ending punctuation, then separators (`temp_min_`).
+        while end > name.startIndex, isEnding(name[name.index(before: end)]) || isSeparator(name[name.index(before: end)]) {
+            end = name.index(before: end)
+        }
         let tail = name[..<end].suffix(6).lowercased()
         return statisticWords.contains { tail.hasSuffix($0) }
     }
+
+    /// What `split` splits words at.
+    static func isSeparator(_ ch: Character) -> Bool { ch == "_" || ch == " " || ch == "." || ch == "\t" }
 
     /// Punctuation and space that `split` drops from a name's end.
     static func isEnding(_ ch: Character) -> Bool {
@@ -114,7 +120,7 @@ public enum Heading {
         }
         let chars = Array(trimmed)
         for (k, ch) in chars.enumerated() {
-            if ch == "_" || ch == " " || ch == "." || ch == "\t" {
+            if isSeparator(ch) {
                 flush()
                 continue
             }

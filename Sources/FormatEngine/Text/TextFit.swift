@@ -572,7 +572,9 @@ extension DisplayWidth {
             var k = range.lowerBound
             while k < range.upperBound {
                 var end = k
-                while end < range.upperBound, cell[end] != 0x20, cell[end] != 0x0A, cell[end] != 0x0D { end &+= 1 }
+                // Breaks where `fitHeading` breaks: a space or a line feed (a CR alone shows
+                // within its word, as `↵`).
+                while end < range.upperBound, cell[end] != 0x20, cell[end] != 0x0A { end &+= 1 }
                 if end > k {
                     guard let w = appendWord(k..<end, to: &out) else { return nil }
                     total &+= min(w, width &+ 1)

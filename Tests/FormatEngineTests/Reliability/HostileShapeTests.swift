@@ -52,8 +52,23 @@ struct HostileShapeTests {
             let length = (over ? limit + 1 + random.below(3000) : limit - random.below(2)) - 2 * Record.fieldCost
             let tsv = random.below(3) == 0
             let separator = tsv ? "\t" : ","
-            var text = "name\(separator)n\n"
+            // The long row is the header (no header row before it), or a data row; or it starts
+            // just before the end of the first read (256 KiB), so the check at the refill meets it.
+            let header = rowsBefore == 0 && random.below(2) == 0
+            let acrossRead = !header && random.below(3) == 0
+            var text = header ? "" : "name\(separator)n\n"
             for k in 0..<rowsBefore { text += "row\(k)\(separator)\(k)\n" }
+            var filler = 0
+            if acrossRead {
+                let target = (1 << 18) - 1 - random.below(length)
+                while text.utf8.count + 12 <= target {
+                    text += "f\(String(filler % 100_000).leftPadded(to: 6))\(separator)\(filler % 10)\n"  // 11 bytes a row
+                    filler += 1
+                }
+                text += String(repeating: "f", count: max(0, target - text.utf8.count - 3)) + separator + "0\n"
+                filler += 1
+            }
+            let longLine = (header ? 1 : 2) + rowsBefore + filler
             text += String(repeating: "x", count: length - 2) + separator + "1"
             // A row after it, or the long row last, with or without its line break.
             let after = random.below(2) == 0
@@ -68,7 +83,7 @@ struct HostileShapeTests {
             let limitText = "\(limit >> 10) KiB"
             if over {
                 #expect(run.status == 65, "round \(round): \(run)")
-                #expect(run.stderr == Self.tooLong(name, line: rowsBefore + 2, limit: limitText), "round \(round)")
+                #expect(run.stderr == Self.tooLong(name, line: longLine, limit: limitText), "round \(round) (header \(header), across a read \(acrossRead))")
                 // E2: the rows before it are printed, and the table finished.
                 for k in 0..<rowsBefore { #expect(run.out.contains("row\(k)"), "round \(round): row \(k) before the long row is printed") }
             } else {
@@ -101,6 +116,23 @@ struct HostileShapeTests {
             // Under the default limit the same file is a table.
             let whole = try Kit.runBounded(["-w", "80", item.name], seconds: 20, directory: url.deletingLastPathComponent())
             #expect(whole.status == 0, "\(item.name) under the default limit: \(whole)")
+        }
+    }
+
+    @Test("E5: a JSON row over --max-row-size within one read is refused when it ends, not printed (array and JSON Lines, in the middle and last)",
+          arguments: ["json", "jsonl"])
+    func jsonRowEnd(_ format: String) throws {
+        for last in [false, true] {
+            let rows = ["{\"a\": 1}", "{\"a\": \"" + String(repeating: "v", count: 5000) + "\"}"] + (last ? [] : ["{\"a\": 3}"])
+            let text = format == "json" ? "[" + rows.joined(separator: ",\n") + "]" : rows.joined(separator: "\n") + "\n"
+            let name = "rows.\(format)"
+            let url = try Kit.temporaryFile(name, Array(text.utf8))
+            defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+            let run = try Kit.runBounded(["-w", "40", "--max-row-size", "1K", name], seconds: 20, directory: url.deletingLastPathComponent())
+            #expect(run.status == 65, "\(name), long row last: \(last): \(run)")
+            #expect(run.stderr == Self.tooLong(name, line: 2, limit: "1 KiB"))
+            #expect(!run.out.contains("vvvv"), "the long row is not printed")
+            #expect(run.out.contains("1"), "the row before it is (E2)")
         }
     }
 
@@ -237,4 +269,9 @@ struct HostileShapeTests {
         #expect(wide.out.hasSuffix("and 1,999,932 more\n"), "the note names 50 of the columns left out and counts the rest")
         #expect(wide.maxRSSKiB < Kit.memoryBound(mebibytes: 300), "\(wide)")
     }
+}
+
+extension String {
+    /// The string with zeros before it to `width` characters (for rows of one length).
+    func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -5,14 +5,15 @@ import Testing
 /// must be those of the whole heading, on many generated headings.
 @Suite("Text: long headings fitted from pieces")
 struct LongHeadingFitTests {
-    /// Pieces words are made of: ASCII, accented, wide, a combining mark, an emoji, a control.
-    static let pieces = ["a", "b", "é", "中", "e\u{301}", "😀", "\u{7}", "Z", "1"]
+    /// Pieces words are made of: ASCII, accented, wide, a combining mark, an emoji, controls (a CR
+    /// alone and a tab show within their word).
+    static let pieces = ["a", "b", "é", "中", "e\u{301}", "😀", "\u{7}", "Z", "1", "\r", "\t"]
 
     static func heading(_ random: inout SplitMix64) -> String {
         var text = ""
         let words = 1 + random.below(random.below(2) == 0 ? 4 : 120)
         for k in 0..<words {
-            if k > 0 { text += random.below(8) == 0 ? "\n" : String(repeating: " ", count: 1 + random.below(2)) }
+            if k > 0 { text += random.below(8) == 0 ? (random.below(2) == 0 ? "\n" : "\r\n") : String(repeating: " ", count: 1 + random.below(2)) }
             let long = random.below(5) == 0
             let count = long ? 200 + random.below(4000) : 1 + random.below(12)
             let piece = Self.pieces[random.below(Self.pieces.count)]
