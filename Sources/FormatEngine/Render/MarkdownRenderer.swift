@@ -12,7 +12,11 @@ final class MarkdownRenderer: Renderer {
     /// Whether cells are cut to the plan's widths (only when `--width` was given).
     let cut: Bool
     var cutCells = 0
-    private var columns: [ColumnLayout]
+    private var columns: [ColumnLayout] {
+        didSet { slots = columns.map(CellSlot.init) }
+    }
+    /// What the row loop needs of each column (as `PlainRenderer`'s): no strings copied per cell.
+    private var slots: [CellSlot]
     private var started = false
     private var notes: [String] = []
     /// The current table's header is still to be written (it waits for the first row, so a group's
@@ -26,6 +30,7 @@ final class MarkdownRenderer: Renderer {
         self.measure = measure
         self.cut = cut
         self.columns = plan.columns
+        self.slots = plan.columns.map(CellSlot.init)
     }
 
     private func line(_ text: String) throws(OutputError) {
@@ -62,13 +67,37 @@ final class MarkdownRenderer: Renderer {
 
     func row(_ fields: Fields) throws(OutputError) {
         if headerPending { try header() }
-        try out.write("|")
-        for column in columns {
-            try out.write(" ")
-            try writeCell(value(fields, column, cut: cut), table: true)
-            try out.write(" |")
+        try out.write(byte: UInt8(ascii: "|"))
+        try slots.withUnsafeBufferPointer { (slots) throws(OutputError) in
+            for k in 0..<slots.count {
+                try out.write(byte: UInt8(ascii: " "))
+                let cell = fields[slots[k].source]
+                // The common cell, written as it is (`writtenAsIs`); any other as a String.
+                if writtenAsIs(cell, in: slots[k]) {
+                    try out.write(cell)
+                } else {
+                    try writeCell(value(fields, columns[k], cut: cut), table: true)
+                }
+                try out.write(byte: UInt8(ascii: " "))
+                try out.write(byte: UInt8(ascii: "|"))
+            }
         }
         try out.newline()
+    }
+
+    /// Whether a table cell is written exactly as its bytes, as `value` then `writeCell` would
+    /// write it: not empty, its unit not taken out, not cut (printable ASCII that fits, or not
+    /// cut at all), no space at its edges (`cell` keeps those as `&#32;`), nothing in it that
+    /// `inline` would escape (`mayNeedEscaping`) and not long enough to be written in pieces.
+    @inline(__always)
+    private func writtenAsIs(_ cell: UnsafeBufferPointer<UInt8>, in slot: CellSlot) -> Bool {
+        let count = cell.count
+        guard count > 0, count <= Self.pieceBytes, !slot.stripUnit,
+              cell[0] != UInt8(ascii: " "), cell[count &- 1] != UInt8(ascii: " ") else { return false }
+        if cut && !slot.numeric {
+            guard let ascii = DisplayWidth.printableASCIIWidth(cell), ascii <= slot.width else { return false }
+        }
+        return !Self.mayNeedEscaping(cell)
     }
 
     /// `cell(text)` written to the output; a long text a piece at a time (P2), never as one more
@@ -269,13 +298,22 @@ final class MarkdownRenderer: Renderer {
         return out
     }
 
-    /// Bytes that may need Markdown's attention; text without them (and without controls) is
-    /// written as it is.
-    private static let attention: [Bool] = {
-        var table = [Bool](repeating: false, count: 256)
-        for b in "\\|*_`[<&~\r\n".utf8 { table[Int(b)] = true }
-        return table
-    }()
+    /// Whether text may need Markdown's attention (`inline`): it holds a `\\`, `|`, `*`, `_`,
+    /// backtick, `[`, `<`, `&`, `~`, CR or LF, or `Sanitize.needsEscaping` says it needs
+    /// escaping. Text without any of them is written as it is. Each byte is tested against a bit
+    /// set of those ASCII bytes, without a branch.
+    @inline(__always)
+    static func mayNeedEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        // Bit b of `low` for a byte b below 64, of `high` for 64 + b.
+        let low: UInt64 = 1 << 0x0A | 1 << 0x0D | 1 << 0x26 | 1 << 0x2A | 1 << 0x3C
+        let high: UInt64 = 1 << (0x5B - 64) | 1 << (0x5C - 64) | 1 << (0x5F - 64) | 1 << (0x60 - 64) | 1 << (0x7C - 64) | 1 << (0x7E - 64)
+        var hits: UInt64 = 0
+        for byte in utf8 {
+            let set = byte < 64 ? low : byte < 128 ? high : 0
+            hits |= set &>> UInt64(byte & 63)
+        }
+        return hits & 1 != 0 || Sanitize.needsEscaping(utf8: utf8)
+    }
 
     /// Text for a Markdown line (O4): exactly what GFM will show as the text, with as few escapes
     /// as that takes. Escaped only where they would otherwise change the rendering: `|` always
@@ -291,9 +329,7 @@ final class MarkdownRenderer: Renderer {
     /// - Parameter table: whether the text is inside a table cell (`|` is then escaped).
     static func inline(_ text: String, table: Bool = true) -> String {
         var copy = text
-        let plain = copy.withUTF8 { bytes in
-            !bytes.contains { attention[Int($0)] } && !Sanitize.needsEscaping(utf8: bytes)
-        }
+        let plain = copy.withUTF8 { bytes in !mayNeedEscaping(bytes) }
         if plain { return text }
         if text.utf8.count > pieceBytes { return inlineInPieces(text, table: table) }
         return inline(Array(text.unicodeScalars), table: table, wholeText: true)
