@@ -24,6 +24,20 @@ struct CellSlot {
     }
 }
 
+/// What a list report's line needs of a shown column after the first (W8), a trivial value as
+/// `CellSlot` is: where the cell is, whether its unit is taken out, and its label's first line
+/// (`labelCount` bytes at `labelStart` of the renderer's `listLabelBytes`) with the spaces
+/// between it and the value.
+struct ListSlot {
+    var source: Int
+    var stripUnit: Bool
+    var labelStart: Int
+    var labelCount: Int
+    var labelPad: Int
+    /// Whether the label takes one line (a longer one is drawn beside the value's lines).
+    var oneLineLabel: Bool
+}
+
 extension PlainRenderer {
     // MARK: - Cells
 

@@ -32,6 +32,13 @@ final class PlainRenderer: Renderer {
     /// Columns the current row's numbers took beyond their columns (C7: a number is never cut
     /// while the line still fits the container).
     var rowOverflow = 0
+    /// A list report's labels, fitted to their width once (the same in every block): for each
+    /// shown column after the first, its heading's lines (W8). Empty when the plan is not a list.
+    let listLabels: [[TextLine]]
+    /// What a list report's line needs of each shown column after the first, and the UTF-8 of
+    /// their labels' first lines one after another (`ListSlot`).
+    let listSlots: [ListSlot]
+    let listLabelBytes: [UInt8]
     /// Whether anything was drawn yet (blocks, bands and groups are separated by a blank line).
     private var started = false
     private var groupsDrawn = 0
@@ -60,6 +67,24 @@ final class PlainRenderer: Renderer {
         self.slots = plan.columns.map(CellSlot.init)
         self.slack = Self.slack(plan.columns, plan: plan, style: style)
         nullLine = TextLine(text: Sanitize.visible(plan.nullText), width: measure.width(of: plan.nullText))
+        if plan.mode == .list {
+            listLabels = plan.columns.dropFirst().map {
+                measure.fit($0.heading, width: plan.labelWidth, maxLines: Int.max, ellipsis: plan.ellipsis)
+            }
+            var bytes: [UInt8] = []
+            listSlots = zip(plan.columns.dropFirst(), listLabels).map { column, lines in
+                let first = lines.first ?? TextLine(text: "", width: 0)
+                let start = bytes.count
+                bytes += first.text.utf8
+                return ListSlot(source: column.source, stripUnit: column.stripUnit, labelStart: start, labelCount: bytes.count - start,
+                                labelPad: plan.labelWidth - first.width + plan.gap, oneLineLabel: lines.count <= 1)
+            }
+            listLabelBytes = bytes
+        } else {
+            listLabels = []
+            listSlots = []
+            listLabelBytes = []
+        }
     }
 
     /// The container's width less a table line's, borders included.
@@ -89,6 +114,17 @@ final class PlainRenderer: Renderer {
 
     /// Writes text in an ANSI style (nothing extra in plain output).
     func styled(_ text: String, _ code: String) throws(OutputError) {
+        if ansi && !code.isEmpty && !text.isEmpty {
+            try out.write(code)
+            try out.write(text)
+            try out.write(Self.normal)
+        } else {
+            try out.write(text)
+        }
+    }
+
+    /// `styled` for a cell's bytes, shown as they are.
+    func styled(_ text: UnsafeBufferPointer<UInt8>, _ code: String) throws(OutputError) {
         if ansi && !code.isEmpty && !text.isEmpty {
             try out.write(code)
             try out.write(text)
@@ -317,6 +353,19 @@ final class PlainRenderer: Renderer {
 
     // MARK: - List report (W8)
 
+    /// The width of a cell shown as its bytes on one line of a list report, as `fit` would show
+    /// it: nil for an empty cell, one whose unit is taken out (C3), one long enough to be wrapped
+    /// a piece at a time, or one that needs escaping (O5). Such a cell is written without a
+    /// `String` or a `TextLine` when it fits its line.
+    @inline(__always)
+    func shownAsIs(_ cell: UnsafeBufferPointer<UInt8>, stripUnit: Bool) -> Int? {
+        guard !cell.isEmpty, !stripUnit, cell.count <= 1 << 16 else { return nil }
+        if let ascii = DisplayWidth.printableASCIIWidth(cell) { return ascii }
+        var escapes = false
+        let width = measure.nonASCIIWidth(utf8: cell, escapes: &escapes)
+        return escapes ? nil : width
+    }
+
     func block(_ fields: Fields) throws(OutputError) {
         if started { try endLine() }
         started = true
@@ -324,7 +373,10 @@ final class PlainRenderer: Renderer {
         guard let first = shown.first else { return }
         let limit = plan.containerWidth ?? Int.max
         let titleCell = fields[first.source]
-        if titleCell.count > 1 << 16 && !first.stripUnit {
+        if limit > 0, let width = shownAsIs(titleCell, stripUnit: first.stripUnit), width <= limit {
+            try styled(titleCell, Self.bold)
+            try endLine()
+        } else if titleCell.count > 1 << 16 && !first.stripUnit {
             try measure.forEachWrappedLine(utf8: titleCell, width: limit) { (line) throws(OutputError) in
                 try styled(line.text, Self.bold)
                 try endLine()
@@ -336,28 +388,51 @@ final class PlainRenderer: Renderer {
                 try endLine()
             }
         }
-        for field in shown.dropFirst() {
-            let labels = measure.fit(field.heading, width: plan.labelWidth, maxLines: Int.max, ellipsis: plan.ellipsis)
-            var k = 0
-            /// One line of the block: the label's k-th line (if any), then a value line.
-            func line(_ value: TextLine?, dim: Bool) throws(OutputError) {
-                let label = k < labels.count ? labels[k] : TextLine(text: "", width: 0)
-                try out.write(label.text)
-                out.pad(plan.labelWidth - label.width + plan.gap)
-                if let value { try styled(value.text, dim ? Self.dim : "") }
-                try endLine()
-                k += 1
+        let valueWidth = plan.valueWidth ?? Int.max
+        // The common line, in the loop without a call: a one-line label, then a value shown as
+        // its bytes that fits (`shownAsIs`). Any other goes to `listField`.
+        try listSlots.withUnsafeBufferPointer { (slots) throws(OutputError) in
+            try listLabelBytes.withUnsafeBufferPointer { (labels) throws(OutputError) in
+                for f in 0..<slots.count {
+                    let slot = slots[f]
+                    let cell = fields[slot.source]
+                    if slot.oneLineLabel, valueWidth > 0, let width = shownAsIs(cell, stripUnit: slot.stripUnit), width <= valueWidth {
+                        try out.write(UnsafeBufferPointer(rebasing: labels[slot.labelStart..<(slot.labelStart &+ slot.labelCount)]))
+                        out.pad(slot.labelPad)
+                        try out.write(cell)
+                        try endLine()
+                    } else {
+                        try listField(fields, f, valueWidth: valueWidth)
+                    }
+                }
             }
-            let cell = fields[field.source]
-            if cell.count > 1 << 16 && !field.stripUnit {
-                // A long value is wrapped a piece at a time, never held whole as text (P2).
-                try measure.forEachWrappedLine(utf8: cell, width: plan.valueWidth ?? Int.max) { (value) throws(OutputError) in try line(value, dim: false) }
-            } else {
-                let value = field.shownText(fields)
-                let values = value.isEmpty ? [nullLine] : measure.fit(value, width: plan.valueWidth ?? Int.max, maxLines: Int.max, ellipsis: plan.ellipsis)
-                for shown in values { try line(shown, dim: value.isEmpty) }
-            }
-            while k < labels.count { try line(nil, dim: false) }
         }
+    }
+
+    /// The lines of the `f`-th field after the title in a list report block: the label's lines
+    /// beside the value's.
+    private func listField(_ fields: Fields, _ f: Int, valueWidth: Int) throws(OutputError) {
+        let field = plan.columns[f + 1]
+        let labels = listLabels[f]
+        var k = 0
+        /// One line of the block: the label's k-th line (if any), then a value line.
+        func line(_ value: TextLine?, dim: Bool) throws(OutputError) {
+            let label = k < labels.count ? labels[k] : TextLine(text: "", width: 0)
+            try out.write(label.text)
+            out.pad(plan.labelWidth - label.width + plan.gap)
+            if let value { try styled(value.text, dim ? Self.dim : "") }
+            try endLine()
+            k += 1
+        }
+        let cell = fields[field.source]
+        if cell.count > 1 << 16 && !field.stripUnit {
+            // A long value is wrapped a piece at a time, never held whole as text (P2).
+            try measure.forEachWrappedLine(utf8: cell, width: valueWidth) { (value) throws(OutputError) in try line(value, dim: false) }
+        } else {
+            let value = field.shownText(fields)
+            let values = value.isEmpty ? [nullLine] : measure.fit(value, width: valueWidth, maxLines: Int.max, ellipsis: plan.ellipsis)
+            for shown in values { try line(shown, dim: value.isEmpty) }
+        }
+        while k < labels.count { try line(nil, dim: false) }
     }
 }
