@@ -67,10 +67,13 @@ final class MarkdownRenderer: Renderer {
 
     func row(_ fields: Fields) throws(OutputError) {
         if headerPending { try header() }
-        try out.write(byte: UInt8(ascii: "|"))
+        // `| ` before the first cell (`|` alone with no columns), ` | ` between two, ` |` after the
+        // last: one write each.
+        let between: StaticString = " | "
+        let separator = UnsafeBufferPointer(start: between.utf8Start, count: between.utf8CodeUnitCount)
+        try out.write(UnsafeBufferPointer(rebasing: slots.isEmpty ? separator[1..<2] : separator[1...]))
         try slots.withUnsafeBufferPointer { (slots) throws(OutputError) in
             for k in 0..<slots.count {
-                try out.write(byte: UInt8(ascii: " "))
                 let cell = fields[slots[k].source]
                 // The common cell, written as it is (`writtenAsIs`); any other as a String.
                 if writtenAsIs(cell, in: slots[k]) {
@@ -78,8 +81,7 @@ final class MarkdownRenderer: Renderer {
                 } else {
                     try writeCell(value(fields, columns[k], cut: cut), table: true)
                 }
-                try out.write(byte: UInt8(ascii: " "))
-                try out.write(byte: UInt8(ascii: "|"))
+                try out.write(k == slots.count &- 1 ? UnsafeBufferPointer(rebasing: separator[..<2]) : separator)
             }
         }
         try out.newline()

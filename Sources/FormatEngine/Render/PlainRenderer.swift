@@ -16,6 +16,8 @@ final class PlainRenderer: Renderer {
     let bordered: Bool
     let ansi: Bool
     let zebra: Bool
+    /// The style's borders as bytes (`Edges`).
+    let edges: Edges
     /// Cells that had to be cut (wider than their column).
     var cutCells = 0
     let nullLine: TextLine
@@ -61,6 +63,7 @@ final class PlainRenderer: Renderer {
         self.measure = measure
         self.style = style
         bordered = style.hasBorders
+        edges = Edges(style, ansi: ansi)
         self.ansi = ansi
         self.zebra = zebra && ansi
         self.columns = plan.columns
@@ -135,16 +138,43 @@ final class PlainRenderer: Renderer {
     }
 
     private func lineStart() throws(OutputError) {
-        if bordered { try styled(style.left, Self.dim) }
+        if bordered { try out.write(UnsafeBufferPointer(edges.left)) }
     }
 
     private func between() throws(OutputError) {
-        if bordered { try styled(style.separator, Self.dim) } else { out.pad(plan.gap) }
+        if bordered { try out.write(UnsafeBufferPointer(edges.separator)) } else { out.pad(plan.gap) }
     }
 
     private func lineEnd() throws(OutputError) {
-        if bordered { try styled(style.right, Self.dim) }
+        if bordered { try out.write(UnsafeBufferPointer(edges.right)) }
         try endLine()
+    }
+
+    /// A bordered style's left border, column separator and right border as `styled(_, dim)`
+    /// writes them, as bytes made once: they are written on every line, the separator between
+    /// every two cells.
+    final class Edges {
+        let left: UnsafeMutableBufferPointer<UInt8>
+        let separator: UnsafeMutableBufferPointer<UInt8>
+        let right: UnsafeMutableBufferPointer<UInt8>
+
+        init(_ style: TableStyle, ansi: Bool) {
+            func bytes(_ text: String) -> UnsafeMutableBufferPointer<UInt8> {
+                let shown = ansi && !text.isEmpty ? PlainRenderer.dim + text + PlainRenderer.normal : text
+                let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: shown.utf8.count)
+                _ = buffer.initialize(from: shown.utf8)
+                return buffer
+            }
+            left = bytes(style.left)
+            separator = bytes(style.separator)
+            right = bytes(style.right)
+        }
+
+        deinit {
+            left.deallocate()
+            separator.deallocate()
+            right.deallocate()
+        }
     }
 
     /// A border line of a boxed table.
