@@ -16,6 +16,7 @@
 #   BENCH_LATENCY_TIMEOUT seconds to wait for the first output line on a pipe            (default 10)
 #   BENCH_INPUTS          which inputs (default: "csv-100k csv-1m ndjson-1m json-1m")
 #   BENCH_PEERS           which peers  (default: "mlr csvtool sqlite3 column awk")
+#   BENCH_OUTPUTS         1: every output path against the plain table and its Miller peer (#27); 0: skip (default 1)
 set -u -o pipefail
 export LC_NUMERIC=C   # printf's decimal point
 
@@ -31,6 +32,7 @@ STARTUP_RUNS=${BENCH_STARTUP_RUNS:-50}
 LAT_TIMEOUT=${BENCH_LATENCY_TIMEOUT:-10}
 INPUTS=${BENCH_INPUTS:-csv-100k csv-1m ndjson-1m json-1m}
 PEERS=${BENCH_PEERS:-mlr csvtool sqlite3 column awk}
+OUTPUTS=${BENCH_OUTPUTS:-1}
 TF_ARGS=(-w 0 --layout table)
 TIME=/usr/bin/time
 LATENCY_PY="$REPO/scripts/bench-latency.py"
@@ -80,7 +82,7 @@ generate() {  # generate SIZES FILE... : run the generator unless every FILE exi
     python3 "$BENCH_GEN" --out "$tmp" --sizes "$sizes" >&2 || die "$BENCH_GEN failed"
     mv -f "$tmp"/* "$BENCH_DIR"/ && rmdir "$tmp"
 }
-generate 100000,1000000 rows_100k.csv rows_1m.csv rows_1m.ndjson rows_1m.json
+generate 100000,1000000 rows_100k.csv rows_1m.csv rows_1m.tsv rows_1m.ndjson rows_1m.json
 generate 3 rows_3.csv
 
 # ---------------------------------------------------------------- measuring
@@ -370,6 +372,86 @@ for spec in "qty:-qty:-nr qty" "customer:customer:-f customer"; do
     print_table "Sort by $key" "$SORT_FILE"
 done
 
+# ---------------------------------------------------------------- every output path (issue 27)
+# Each output path of tablefmt on the 1M-row file, measured in the same rounds as the plain table
+# (-w 0 -f plain) and as the Miller command nearest to it; the target for each path is at most 1.5
+# times the plain table's time, and for Markdown and the list report at most 0.2 of Miller's.
+# OUT_SPEC: key | label | tablefmt arguments (FILE: the CSV, TSV: the TSV) | peer key ("" for none)
+OUT_SPEC=(
+    "plain|tablefmt -w 0 -f plain|-w 0 -f plain FILE|"
+    "markdown|tablefmt -f markdown|-f markdown FILE|omd"
+    "list|tablefmt --layout list -w 80|--layout list -w 80 FILE|oxtab"
+    "box|tablefmt -w 0 --style box|-w 0 --style box FILE|"
+    "ansi|tablefmt -w 0 --color always|-w 0 --color always FILE|"
+    "tsv|tablefmt -w 0 (TSV input)|-w 0 TSV|"
+    "pages|tablefmt --layout pages -w 80|--layout pages -w 80 FILE|"
+    "group|tablefmt -w 0 --group-by region|-w 0 --group-by region FILE|sortf"
+)
+declare -A OUT_PEER=(
+    [omd]="mlr --icsv --omd cat" [oxtab]="mlr --icsv --oxtab cat" [sortf]="mlr --icsv --opprint sort -f region"
+)
+declare -A OUT_RES   # key.ns key.cpu key.kb key.status, peer.ns
+if [[ $OUTPUTS == 1 ]]; then
+    OUT_FILE="$BENCH_DIR/rows_1m.csv" OUT_TSV="$BENCH_DIR/rows_1m.tsv"
+    note "every output path on $(basename "$OUT_FILE") ..."
+    cat -- "$OUT_FILE" "$OUT_TSV" >/dev/null
+    out_keys=() out_labels=()
+    for spec in "${OUT_SPEC[@]}"; do
+        IFS='|' read -r key label targs peer <<<"$spec"
+        # shellcheck disable=SC2206
+        words=($targs)
+        for i in "${!words[@]}"; do
+            [[ ${words[i]} == FILE ]] && words[i]=$OUT_FILE
+            [[ ${words[i]} == TSV ]] && words[i]=$OUT_TSV
+        done
+        tool_add "$label" "$TABLEFMT_BIN" "${words[@]}"
+        out_keys+=("$key") out_labels+=("$label")
+    done
+    for peer in omd oxtab sortf; do
+        has_peer mlr && command -v mlr >/dev/null || break
+        # shellcheck disable=SC2206
+        words=(${OUT_PEER[$peer]})
+        tool_add "${OUT_PEER[$peer]}" "${words[@]}" "$OUT_FILE"
+        out_keys+=("peer-$peer") out_labels+=("${OUT_PEER[$peer]}")
+    done
+    run_rounds file "$OUT_FILE"
+    for t in "${!out_keys[@]}"; do
+        result_of "$t"
+        k=${out_keys[t]}
+        OUT_RES[$k.status]=$R_STATUS OUT_RES[$k.ns]=$R_NS OUT_RES[$k.cpu]=$R_CPU OUT_RES[$k.kb]=$R_KB OUT_RES[$k.runs]=$R_RUNS
+    done
+    clear_queue
+    echo
+    echo "### Every output path, 1M rows — $(basename "$OUT_FILE") (TSV: $(basename "$OUT_TSV")), same rounds (#27: ≤ 1.5 × the plain table; Markdown, list ≤ 0.2 of Miller's)"
+    echo
+    ofmt='| %-44s | %4s | %9s | %8s | %12s | %8s | %-38s | %8s |\n'
+    printf "$ofmt" "command" "runs" "median s" "CPU s" "peak RSS MB" "vs plain" "peer (mlr)" "vs peer"
+    printf "$ofmt" "$(printf -- '-%.0s' {1..44})" "---:" "--------:" "-------:" "-----------:" "-------:" "$(printf -- '-%.0s' {1..38})" "-------:"
+    plain_ns=${OUT_RES[plain.ns]:-0}
+    [[ ${OUT_RES[plain.status]:-} == ok ]] || plain_ns=0
+    for t in "${!out_keys[@]}"; do
+        k=${out_keys[t]} label=${out_labels[t]}
+        if [[ ${OUT_RES[$k.status]} != ok ]]; then
+            printf "$ofmt" "$label" "-" "${OUT_RES[$k.status]}" "" "" "" "" ""
+            continue
+        fi
+        ns=${OUT_RES[$k.ns]} cpu=${OUT_RES[$k.cpu]} kb=${OUT_RES[$k.kb]}
+        c="?" rss="?" vp="-" peer_label="" vpeer="-"
+        [[ -n $cpu ]] && c=$(printf '%.2f' "${cpu}e-9")
+        [[ -n $kb ]] && rss=$(fmt_mb "$kb")
+        ((plain_ns > 0)) && vp=$(printf '%.2f' "$((ns * 100 / plain_ns))e-2")
+        spec=""
+        for s2 in "${OUT_SPEC[@]}"; do [[ ${s2%%|*} == "$k" ]] && spec=$s2; done
+        peer=${spec##*|}
+        if [[ -n $peer && ${OUT_RES[peer-$peer.status]:-} == ok ]]; then
+            peer_label=${OUT_PEER[$peer]}
+            vpeer=$(printf '%.3f' "$((ns * 1000 / OUT_RES[peer-$peer.ns]))e-3")
+        fi
+        [[ $k == peer-* ]] && vp="-"
+        printf "$ofmt" "$label" "${OUT_RES[$k.runs]}" "$(fmt_s "$ns")" "$c" "$rss" "$vp" "$peer_label" "$vpeer"
+    done
+fi
+
 # ---------------------------------------------------------------- start-up (P3)
 echo
 echo "### Start-up (P3: < 10 ms median on a 3-row file)"
@@ -435,6 +517,25 @@ for key in qty customer; do
 done
 if [[ -n ${SUMMARY[csv1m.awk.ns]:-} && ${SUMMARY[csv1m.tf.ns]:-0} -gt 0 ]]; then
     echo "- P1 csv1m: tablefmt / awk -F, '{print \$1}': $(printf '%.3f' "$((SUMMARY[csv1m.tf.ns] * 10000 / SUMMARY[csv1m.awk.ns]))e-4") (target ≤ 1.0) $(verdict "SUMMARY[csv1m.tf.ns] <= SUMMARY[csv1m.awk.ns]")"
+fi
+if [[ $OUTPUTS == 1 && ${OUT_RES[plain.status]:-} == ok ]]; then
+    plain_ns=${OUT_RES[plain.ns]} plain_kb=${OUT_RES[plain.kb]:-0}
+    for spec in "${OUT_SPEC[@]}"; do
+        IFS='|' read -r key label _ peer <<<"$spec"
+        [[ $key == plain ]] && continue
+        if [[ ${OUT_RES[$key.status]} != ok ]]; then echo "- #27 $key: tablefmt ${OUT_RES[$key.status]} FAIL"; continue; fi
+        ns=${OUT_RES[$key.ns]}
+        line="- #27 $key ($label): $(printf '%.2f' "$((ns * 100 / plain_ns))e-2") × the plain table (target ≤ 1.5) $(verdict "ns * 10 <= plain_ns * 15")"
+        if [[ -n $peer && ${OUT_RES[peer-$peer.status]:-} == ok ]]; then
+            pns=${OUT_RES[peer-$peer.ns]}
+            line+="; / ${OUT_PEER[$peer]} $(printf '%.3f' "$((ns * 1000 / pns))e-3")"
+            if [[ $key == markdown || $key == list ]]; then line+=" (target ≤ 0.2) $(verdict "ns * 5 <= pns")"; fi
+        fi
+        if [[ -n ${OUT_RES[$key.kb]:-} && $plain_kb -gt 0 && $key != group ]]; then
+            line+="; peak $(fmt_mb "${OUT_RES[$key.kb]}") MB against the plain table's $(fmt_mb "$plain_kb") MB"
+        fi
+        echo "$line"
+    done
 fi
 if ((P2_MAX_KB > 0)); then
     echo "- P2 peak RSS, largest of file/pipe 100k/1M = $(fmt_mb "$P2_MAX_KB") MB (target < 64 MB) $(verdict "P2_MAX_KB * 1024 < 64000000"); 1M / 100k:$P2_GROWTH (target ≤ 1.5) $(verdict "P2_GROWTH_OK")"
