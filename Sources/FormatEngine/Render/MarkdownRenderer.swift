@@ -89,12 +89,14 @@ final class MarkdownRenderer: Renderer {
 
     /// Whether a table cell is written exactly as its bytes, as `value` then `writeCell` would
     /// write it: not empty, its unit not taken out, not cut (printable ASCII that fits, or not
-    /// cut at all), no space at its edges (`cell` keeps those as `&#32;`), nothing in it that
-    /// `inline` would escape (`mayNeedEscaping`) and not long enough to be written in pieces.
+    /// cut at all), no space at its edges (`cell` keeps those as `&#32;`) and nothing in it that
+    /// `inline` would escape (`mayNeedEscaping`). At any length: `writeCell` would write such a
+    /// text's pieces as they are too, so a 100 MB value is written from its record, not copied
+    /// into a `String` and arrays of its scalars (E5).
     @inline(__always)
     private func writtenAsIs(_ cell: UnsafeBufferPointer<UInt8>, in slot: CellSlot) -> Bool {
         let count = cell.count
-        guard count > 0, count <= Self.pieceBytes, !slot.stripUnit,
+        guard count > 0, !slot.stripUnit,
               cell[0] != UInt8(ascii: " "), cell[count &- 1] != UInt8(ascii: " ") else { return false }
         if cut && !slot.numeric {
             guard let ascii = DisplayWidth.printableASCIIWidth(cell), ascii <= slot.width else { return false }
@@ -224,6 +226,7 @@ final class MarkdownRenderer: Renderer {
         while out.hasPrefix(" ") { out.removeFirst(); leading += 1 }
         var trailing = 0
         while out.hasSuffix(" ") { out.removeLast(); trailing += 1 }
+        if leading == 0 && trailing == 0 { return out }  // no copy of a long heading (E5)
         return String(repeating: "&#32;", count: leading) + out + endOfURL(out, before: trailing) + String(repeating: "&#32;", count: trailing)
     }
 

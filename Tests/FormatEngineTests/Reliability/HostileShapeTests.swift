@@ -228,6 +228,14 @@ struct HostileShapeTests {
             #expect(heading.large.maxRSSKiB <= 2 * value.large.maxRSSKiB + 16 * 1024,
                     "-w \(width): a 24 MB heading peaks at \(heading.large.maxRSSKiB / 1024) MiB, a 24 MB value at \(value.large.maxRSSKiB / 1024) MiB")
         }
+        // In Markdown, a long value is written from its record, and a long heading once.
+        let markdownValue = try Self.growsLinearly("value -f markdown", sizes: n, bytesPerUnit: 3, arguments: ["-f", "markdown"]) { size in
+            try Self.file("value.csv", [(UInt8(ascii: "v"), size)], around: ("a,b\n", ",2\n"))
+        }
+        let markdownHeading = try Self.growsLinearly("heading -f markdown", sizes: n, bytesPerUnit: 4, arguments: ["-f", "markdown"]) { size in
+            try Self.file("head.csv", [(UInt8(ascii: "h"), size)], around: ("", ",b\n1,2\n"))
+        }
+        #expect(markdownHeading.large.maxRSSKiB <= 3 * markdownValue.large.maxRSSKiB, "\(markdownHeading.large), \(markdownValue.large)")
         // The heading is shown whole where the output shows headings whole (Markdown, -w 0).
         let url = try Self.file("head.csv", [(UInt8(ascii: "h"), 300_000)], around: ("", " cost,b\n1,2\n"))
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
