@@ -214,6 +214,17 @@ def punctuation_tables(seed=20270127, count=40, columns=10, rows=4):
     return out
 
 
+def groups_of(rows):
+    """The groups by the first column, in first-seen order, and each group's rows (W12)."""
+    order, members = [], {}
+    for r in rows:
+        if r[0] not in members:
+            order.append(r[0])
+            members[r[0]] = []
+        members[r[0]].append(r)
+    return order, members
+
+
 def check(name, text, binary, kind, failures, stats, title="Title: *a* | b_c \\ <x> &amp; #"):
     want = expected(text, name)
     if want is None:
@@ -252,12 +263,8 @@ def check(name, text, binary, kind, failures, stats, title="Title: *a* | b_c \\ 
         for r in rows:
             expect += [("td", shown(c)) for c in r]
     elif kind == "groups":
-        expect, order, members = [], [], {}
-        for r in rows:
-            if r[0] not in members:
-                order.append(r[0])
-                members[r[0]] = []
-            members[r[0]].append(r)
+        expect = []
+        order, members = groups_of(rows)
         for value in order:
             n = len(members[value])
             expect.append(("h4", "%s: %s (%s row%s)" % (shown(header[0]), shown(value) if value else "(empty)", format(n, ","), "" if n == 1 else "s")))
@@ -288,12 +295,8 @@ def check(name, text, binary, kind, failures, stats, title="Title: *a* | b_c \\ 
             for r in rows:
                 expect += [("td", shown(r[m])) for m in band]
     elif kind == "list-groups":
-        expect, order, members = [], [], {}
-        for r in rows:
-            if r[0] not in members:
-                order.append(r[0])
-                members[r[0]] = []
-            members[r[0]].append(r)
+        expect = []
+        order, members = groups_of(rows)
         for value in order:
             n = len(members[value])
             expect.append(("h4", "%s: %s (%s row%s)" % (shown(header[0]), shown(value) if value else "(empty)", format(n, ","), "" if n == 1 else "s")))
