@@ -180,13 +180,14 @@ final class PlainRenderer: Renderer {
     /// A border line of a boxed table.
     private func border(_ line: TableStyle.Line, above: Bool, below: Bool, marked: [Bool]? = nil) throws(OutputError) {
         let (left, junction, right) = style.corners(line, above: above, below: below)
-        var text = left
+        if ansi { try out.write(Self.dim) }
+        try out.write(left)
         for (k, column) in columns.enumerated() {
-            if k > 0 { text += junction }
-            text += String(repeating: style.horizontal, count: column.width + 2)
+            if k > 0 { try out.write(junction) }
+            try repeated(style.horizontal, column.width + 2)
         }
-        text += right
-        try styled(text, Self.dim)
+        try out.write(right)
+        if ansi { try out.write(Self.normal) }
         try endLine()
     }
 
@@ -194,9 +195,26 @@ final class PlainRenderer: Renderer {
     private func rule(_ marked: [Bool]) throws(OutputError) {
         for (k, column) in columns.enumerated() {
             if k > 0 { out.pad(plan.gap) }
-            if marked[k] { try styled(String(repeating: ruleCharacter, count: column.width), Self.dim) } else { out.pad(column.width) }
+            guard marked[k] else {
+                out.pad(column.width)
+                continue
+            }
+            if ansi && column.width > 0 { try out.write(Self.dim) }
+            try repeated(ruleCharacter, column.width)
+            if ansi && column.width > 0 { try out.write(Self.normal) }
         }
         try endLine()
+    }
+
+    /// `text` written `count` times, a block of it at a time: a column 100 million wide has a
+    /// rule of 300 MB, which is never held whole (E5).
+    private func repeated(_ text: String, _ count: Int) throws(OutputError) {
+        let block = 1024
+        if count >= block {
+            let whole = String(repeating: text, count: block)
+            for _ in 0..<(count / block) { try out.write(whole) }
+        }
+        try out.write(String(repeating: text, count: count % block))
     }
 
     /// Before a line of cells in a boxed table: the separator its predecessor calls for.
