@@ -69,8 +69,8 @@ extension DisplayWidth {
     }
 
     /// `fit` (or `fitHeading`) of the whole text, however long (internal: tests compare the
-    /// bounded paths with it).
-    func fitWhole(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode, wholeWords: Bool) -> [TextLine] {
+    /// bounded paths with it, and the printable-ASCII wrapping with the general one, `asciiWrap`).
+    func fitWhole(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode, wholeWords: Bool, asciiWrap: Bool = true) -> [TextLine] {
         // Step 1.
         guard width > 0, !text.isEmpty else { return [TextLine(text: "", width: 0)] }
         let text = Sanitize.withMarkBase(text, lines: maxLines > 1)
@@ -83,6 +83,7 @@ extension DisplayWidth {
             let visibleWidth = self.width(of: visible)
             if visibleWidth <= width { return [TextLine(text: visible, width: visibleWidth)] }
         }
+        if asciiWrap, maxLines == Int.max, !wholeWords, let lines = wrapPrintableASCII(text, width: width) { return lines }
         let units = TextUnits(text, wrapping: maxLines > 1)
         if maxLines <= 1 {
             // Step 2.
@@ -285,6 +286,57 @@ extension DisplayWidth {
     }
 
     // MARK: - Wrapping
+
+    /// Step 3 for printable ASCII on as many lines as it takes (a list report's value, W8), on its
+    /// bytes: the lines `wrap` makes of it, where every unit is a byte one column wide. A word goes
+    /// on the line when it fits after the spaces before it, else starts the next line (the spaces
+    /// at the break dropped); a word wider than the width is broken where it overflows; the text's
+    /// own leading spaces are kept, spaces before its end dropped. nil for any other text.
+    func wrapPrintableASCII(_ text: String, width: Int) -> [TextLine]? {
+        var text = text
+        return text.withUTF8 { bytes -> [TextLine]? in
+            guard bytes.allSatisfy({ $0 &- 0x20 < 0x5F }) else { return nil }
+            var lines: [TextLine] = []
+            var lineStart = 0, lineEnd = 0
+            func finishLine(nextStart: Int) {
+                lines.append(TextLine(text: String(decoding: UnsafeBufferPointer(rebasing: bytes[lineStart..<lineEnd]), as: UTF8.self), width: lineEnd &- lineStart))
+                lineStart = nextStart
+                lineEnd = nextStart
+            }
+            var index = 0
+            let count = bytes.count
+            while index < count {
+                var wordStart = index
+                while wordStart < count, bytes[wordStart] == 0x20 { wordStart &+= 1 }
+                var wordEnd = wordStart
+                while wordEnd < count, bytes[wordEnd] != 0x20 { wordEnd &+= 1 }
+                if lineEnd > lineStart {
+                    if wordStart == wordEnd {
+                        index = wordEnd  // spaces before the end are dropped
+                        continue
+                    }
+                    if (lineEnd &- lineStart) &+ (wordEnd &- index) <= width {
+                        lineEnd = wordEnd
+                        index = wordEnd
+                        continue
+                    }
+                    finishLine(nextStart: wordStart)
+                    index = wordStart
+                }
+                // On an empty line: the word, broken where it overflows.
+                while index < wordEnd {
+                    if lineEnd &- lineStart < width {
+                        index &+= 1
+                        lineEnd = index
+                    } else {
+                        finishLine(nextStart: index)
+                    }
+                }
+            }
+            finishLine(nextStart: count)
+            return lines
+        }
+    }
 
     /// Step 3: greedy wrapping of units into at most `maxLines` lines; with `wholeWords`, a word
     /// wider than the width is cut on a line of its own rather than broken.
