@@ -247,7 +247,15 @@ final class TerminalSession {
         sigemptyset(&unblocked)
         for s in Self.ending + [SIGTSTP, SIGWINCH, SIGCONT] { sigaddset(&unblocked, s) }
         pthread_sigmask(SIG_UNBLOCK, &unblocked, nil)
+        // The runner's messages (a sort's progress and answer) wake the loop; never once the
+        // pipe is closed.
+        let writer = pipeEnds[1]
+        model.runner.setWake {
+            var b = UInt8(ascii: "M")
+            _ = write(writer, &b, 1)
+        }
         var end = enterTerminal() ? loop(model) : .terminalGone
+        model.runner.setWake(nil)
         if end == .model && (terminalGone(tty) || !leaveTerminal()) { end = .terminalGone }
         // A terminal gone is left as it is: nothing written to it, no mode set that could wait.
         ttyDescriptor = -1
@@ -260,48 +268,37 @@ final class TerminalSession {
         return end
     }
 
+    /// What one wait of the loop brought.
+    private enum Step {
+        /// Keys to hand to the model, and whether the whole screen must be drawn again.
+        case keys([ViewKey], full: Bool)
+        /// Interrupted: nothing came (tried again, a bounded number of times).
+        case interrupted
+        /// The terminal is gone.
+        case gone
+    }
+
+    /// Keys from the terminal, messages (the runner's, a resize, a continue) through the wake
+    /// pipe, until `q` or `Ctrl-C`: each key handed to the model, the frame drawn when it changed.
     private func loop(_ model: ViewModel) -> End {
         var decoder = KeyDecoder()
-        var buffer = [UInt8](repeating: 0, count: 4096)
         guard draw(model.frame(), full: true) else { return .terminalGone }
         // Consecutive polls or reads interrupted (EINTR) or with nothing after all (EAGAIN).
         var retries = 0
+        // When the bytes the decoder holds came (an Esc alone is a key 30 ms on).
+        var heldSince: Int?
         while model.exit == nil {
-            var fds = [pollfd(fd: tty, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
-            let timeout: Int32 = decoder.isWaiting ? 30 : model.loading ? 100 : -1
-            let ready = poll(&fds, 2, timeout)
-            if ready < 0 {
-                // Interrupted (a resize, a continue): tried again, a bounded number of times.
-                guard (errno == EINTR || errno == EAGAIN) && retries < retryLimit else { return .terminalGone }
+            let step = wait(model, &decoder, heldSince: &heldSince)
+            var keys: [ViewKey] = [], full = false
+            switch step {
+            case .gone: return .terminalGone
+            case .interrupted:
+                guard retries < retryLimit else { return .terminalGone }
                 retries += 1
                 continue
-            }
-            // The terminal hung up (its window closed, its master side gone), in error, or no
-            // longer open: the view ends now, whatever else is ready. (A read would return 0 or
-            // EIO at once, and a poll on it again: never a loop.)
-            if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .terminalGone }
-            if fds[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .terminalGone }
-            var full = false
-            if fds[1].revents & Int16(POLLIN) != 0 {
-                let n = read(wakeReader, &buffer, buffer.count)
-                for b in buffer.prefix(max(0, n)) {
-                    if b == UInt8(ascii: "W"), let size = Terminal.size(tty) { model.resize(width: size.width, height: size.height) }
-                    full = true
-                }
-            }
-            var keys: [ViewKey] = []
-            if fds[0].revents & Int16(POLLIN) != 0 {
-                let n = read(tty, &buffer, buffer.count)
-                // 0 is the end of a terminal that is gone (raw mode never reads 0 otherwise).
-                if n == 0 { return .terminalGone }
-                if n < 0 {
-                    guard (errno == EINTR || errno == EAGAIN) && retries < retryLimit else { return .terminalGone }
-                    retries += 1
-                    continue
-                }
-                keys = decoder.feed(buffer.prefix(n))
-            } else if ready == 0 && decoder.isWaiting {
-                keys = decoder.flush()  // an Esc alone
+            case .keys(let got, let redraw):
+                keys = got
+                full = redraw
             }
             retries = 0
             for key in keys {
@@ -318,6 +315,50 @@ final class TerminalSession {
             }
         }
         return .model
+    }
+
+    /// Waits for the terminal or the wake pipe (while rows are read or work runs, at most
+    /// 100 ms), then reads what came: the keys, and whether a resize or continue calls for the
+    /// whole screen. Bytes of a key held longer than 30 ms (an Esc alone) are a key then, however
+    /// busy the wake pipe is.
+    private func wait(_ model: ViewModel, _ decoder: inout KeyDecoder, heldSince: inout Int?) -> Step {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var fds = [pollfd(fd: tty, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeReader, events: Int16(POLLIN), revents: 0)]
+        let held = heldSince.map { max(0, 30 - (ViewLoader.milliseconds() - $0)) }
+        let timeout: Int32 = held.map { Int32($0) } ?? (model.loading || model.working ? 100 : -1)
+        let ready = poll(&fds, 2, timeout)
+        if ready < 0 {
+            // Interrupted (a resize, a continue): tried again.
+            return errno == EINTR || errno == EAGAIN ? .interrupted : .gone
+        }
+        // The terminal hung up (its window closed, its master side gone), in error, or no
+        // longer open: the view ends now, whatever else is ready. (A read would return 0 or
+        // EIO at once, and a poll on it again: never a loop.)
+        if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .gone }
+        if fds[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .gone }
+        var full = false
+        if fds[1].revents & Int16(POLLIN) != 0 {
+            let n = read(wakeReader, &buffer, buffer.count)
+            for b in buffer.prefix(max(0, n)) where b != UInt8(ascii: "M") {
+                // A resize, or a continue after Ctrl-Z: the whole screen again. (An M is a
+                // message from the runner: taken in by `refresh`.)
+                if b == UInt8(ascii: "W"), let size = Terminal.size(tty) { model.resize(width: size.width, height: size.height) }
+                full = true
+            }
+        }
+        var keys: [ViewKey] = []
+        if fds[0].revents & Int16(POLLIN) != 0 {
+            let n = read(tty, &buffer, buffer.count)
+            // 0 is the end of a terminal that is gone (raw mode never reads 0 otherwise).
+            if n == 0 { return .gone }
+            if n < 0 { return errno == EINTR || errno == EAGAIN ? .interrupted : .gone }
+            keys = decoder.feed(buffer.prefix(n))
+            heldSince = decoder.isWaiting ? heldSince ?? ViewLoader.milliseconds() : nil
+        } else if let since = heldSince, ViewLoader.milliseconds() - since >= 30 {
+            keys = decoder.flush()  // an Esc alone
+            heldSince = nil
+        }
+        return .keys(keys, full: full)
     }
 
     /// Writes the lines that differ from the screen, each from its first column, in one write.

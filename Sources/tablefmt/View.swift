@@ -116,9 +116,12 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
         printError("try 'tablefmt --help'")
         return 64
     }
-    let model = ViewModel(loader: loader, options: options, source: input.name, color: color, width: size.width, height: size.height)
+    // Sorts, filters and searches run on a thread of their own, so keys work meanwhile (V8).
+    let model = ViewModel(loader: loader, options: options, source: input.name, color: color, width: size.width, height: size.height, runner: ViewRunner(.background))
     let session = TerminalSession(tty: tty)
-    guard session.run(model) == .model else { return terminalGone(loader) }
+    let end = session.run(model)
+    model.stop()
+    guard end == .model else { return terminalGone(loader) }
     loader.cancel()
 
     let final = loader.progress

@@ -234,6 +234,7 @@ extension ViewState {
         if mode == .freeze { return fitted("F: how many columns to freeze (0–9)?", style: s.status) }
         var parts: [String] = []
         if let message { parts.append(message) }
+        if let runningNote { parts.append(runningNote) }
         let n = count
         let total = TableFormatter.grouped(n)
         parts.append(n == 0 ? "no rows" + (loading ? " yet" : "") : "row \(TableFormatter.grouped(current + 1)) of \(total)\(loading ? "+ (reading…)" : "")")

@@ -108,8 +108,11 @@ extension ViewState {
         } : []
         let made = ViewGroups(data, rows: loaded, source: source, label: label, shown: shownSources, summed: summed)
         groups = made
-        order = made.arrange(order ?? (0..<Int32(loaded)).map { $0 })
-        refilter(data: data)
+        setOrder(made.arrange(order ?? (0..<Int32(loaded)).map { $0 }))
+        if var f = filter {
+            f.ids = Self.reorder(f.ids, along: order, rows: loaded)
+            filter = f
+        }
     }
 
     /// The group of view row `row`, and whether the row is its group's first and last in view.

@@ -139,7 +139,7 @@ package enum ViewHelp {
         ("a A", "select every row shown / none"),
         ("q", "quit, writing the selected rows"),
         ("Ctrl-C", "quit without writing (exit 130)"),
-        ("Esc", "clear the search; leave a sheet or a prompt"),
+        ("Esc", "stop a sort, filter or search; clear the search; leave a sheet"),
         ("mouse", "wheel scrolls; click a heading to sort, a row to open it"),
     ]
 }

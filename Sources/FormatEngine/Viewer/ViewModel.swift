@@ -1,14 +1,20 @@
 /// The view as the terminal loop drives it (V1–V8): the rows a `ViewLoader` reads, the
-/// `ViewState` keys change, and the frames drawn from it. Everything here is pure but the
-/// loader's thread; tests drive it with keys and read its frames.
+/// `ViewState` keys change, the work the state asks for done by a `ViewRunner`, and the frames
+/// drawn from it. Everything here is pure but the loader's and the runner's threads; tests drive
+/// it with keys (and, with a `manual` runner, the runner's messages) and read its frames.
 package final class ViewModel {
     private(set) var state: ViewState
     let loader: ViewLoader
+    package let runner: ViewRunner
     private var seen = -1
+    /// The id of the work handed to the runner (0: none).
+    private var handed = 0
 
-    /// A view of what `loader` reads, on a `width` × `height` screen.
-    package init(loader: ViewLoader, options: FormatOptions, source: String, color: Bool, width: Int, height: Int) {
+    /// A view of what `loader` reads, on a `width` × `height` screen; its sorts, filters and
+    /// searches done by `runner` (by default at the key that asks for them).
+    package init(loader: ViewLoader, options: FormatOptions, source: String, color: Bool, width: Int, height: Int, runner: ViewRunner = ViewRunner(.inline)) {
         self.loader = loader
+        self.runner = runner
         var options = options
         // V3: zebra backgrounds are the view's default (shown only where colours are).
         options.zebra = true
@@ -20,8 +26,16 @@ package final class ViewModel {
     /// `--sort`'s first key, applied once its column is known (and every row read, V3).
     private var pendingSort: SortKey?
 
-    /// Takes in what the loader read since the last call. - Returns: whether anything changed.
+    /// Takes in what the loader read and the runner said since the last call.
+    /// - Returns: whether anything changed.
     package func refresh() -> Bool {
+        let loaded = takeLoaded()
+        let told = takeMessages()
+        return loaded || told
+    }
+
+    /// Takes in what the loader read since the last call. - Returns: whether anything changed.
+    private func takeLoaded() -> Bool {
         var progress = loader.progress
         if let problem = loader.store.problem, progress.error == nil {
             // The file changed under the view (I7): said in the status line, exit 74 at the end.
@@ -34,10 +48,43 @@ package final class ViewModel {
         state.update(columns: progress.columns, profiles: progress.profiles, rows: progress.rows, done: progress.done, error: progress.error, from: loader.store)
         if let key = pendingSort, !state.columns.isEmpty {
             pendingSort = nil
-            state.requestSort(key, data: loader.store)
+            state.requestSort(key)
         }
+        handWork()
         return true
     }
+
+    /// Hands the runner the work the state asks for, when it is not the one it has: the one
+    /// before is cancelled (it was given up, or replaced).
+    private func handWork() {
+        let wanted = state.running?.work
+        guard wanted?.id ?? 0 != handed else { return }
+        if handed != 0 { runner.cancel(handed) }
+        handed = wanted?.id ?? 0
+        if let wanted { runner.start(wanted, data: loader.store) }
+    }
+
+    /// Applies the runner's messages (the work they answer may ask for more: a sort waiting for
+    /// a filter). - Returns: whether there were any.
+    private func takeMessages() -> Bool {
+        var any = false
+        while true {
+            let messages = runner.take()
+            guard !messages.isEmpty else { return any }
+            any = true
+            for message in messages { state.apply(message, data: loader.store) }
+            handWork()
+        }
+    }
+
+    /// Hands the state a message as the runner would (tests with a `manual` runner).
+    func deliver(_ message: ViewMessage) {
+        state.apply(message, data: loader.store)
+        handWork()
+    }
+
+    /// The view has ended: the running work stops, and the runner says nothing more.
+    package func stop() { runner.stop() }
 
     /// Whether the loader has more to read.
     package var loading: Bool { state.loading }
@@ -45,9 +92,16 @@ package final class ViewModel {
     package var bodyLines: Int { state.bodyLines }
     package var exit: ViewExit? { state.exit }
 
-    package func handle(_ key: ViewKey) { state.handle(key, data: loader.store) }
+    package func handle(_ key: ViewKey) {
+        state.handle(key, data: loader.store)
+        handWork()
+        _ = takeMessages()
+    }
 
     package func resize(width: Int, height: Int) { state.resize(width: width, height: height, data: loader.store) }
+
+    /// Whether a sort, filter or search is running.
+    package var working: Bool { state.running != nil }
 
     package func frame() -> [String] { state.frame(loader.store) }
 

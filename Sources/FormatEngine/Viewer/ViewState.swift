@@ -7,8 +7,10 @@ package enum ViewExit: Equatable, Sendable {
 }
 
 /// Everything the view shows, and how a key changes it (V2–V6). Pure: a key and the rows give
-/// the next state; `frame` draws it (ViewFrame.swift). The terminal loop (`ViewSession`) only
-/// reads keys, calls `handle`, and writes the lines of the frame that changed.
+/// the next state, and the work it asks for (`running`: a sort, a filter, a search, done by a
+/// `ViewRunner` whose messages `apply` takes in, ViewState+Work.swift); `frame` draws it
+/// (ViewFrame.swift). The terminal loop (`TerminalSession`) only reads keys and messages, hands
+/// them to the model, and writes the lines of the frame that changed.
 struct ViewState {
     enum Mode: Equatable {
         case table
@@ -75,10 +77,12 @@ struct ViewState {
     private(set) var loading = true
     /// The data error that ended reading, shown in the status line.
     var loadError: String?
-    /// Row numbers in sorted order (nil: input order).
-    var order: [Int32]?
+    /// Row numbers in sorted order (nil: input order); set through `setOrder`, which bumps
+    /// `orderStamp` (a filter asked for under another order lists its rows again).
+    private(set) var order: [Int32]?
+    private(set) var orderStamp = 0
     /// The sort: a shown column and its direction (V3).
-    private(set) var sort: (column: Int, descending: Bool)?
+    var sort: (column: Int, descending: Bool)?
     /// A sort asked for while rows are still coming: applied once they are all read.
     var pendingSort: (column: Int, descending: Bool)?
     var filter: Filter?
@@ -86,15 +90,19 @@ struct ViewState {
     /// `--group-by`: the rows by group, once every row is read.
     var groups: ViewGroups?
     private(set) var selected = Set<Int32>()
+    /// The sort, filter or search asked for and not yet answered (V8: off the key loop).
+    var running: Running?
+    /// Works asked for so far (each work's id is the count then).
+    var workCount = 0
 
     // MARK: Position
 
     /// The current row (in view order) and the first row on screen.
-    private(set) var current = 0
+    var current = 0
     var top = 0
     /// The focused column (index into `columns`), the first scrolled column after the frozen
     /// ones, and how many leading columns are frozen (`F` digit, V2).
-    private(set) var focus = 0
+    var focus = 0
     var left = 1
     private(set) var frozen = 1
     private(set) var mode: Mode = .table
@@ -124,6 +132,12 @@ struct ViewState {
         return row
     }
 
+    /// Sets the order (nil: input order), noting that it changed.
+    mutating func setOrder(_ new: [Int32]?) {
+        order = new
+        orderStamp += 1
+    }
+
     /// Lines for rows: the screen less the headings, their rule and the status line.
     var bodyLines: Int { max(1, height - headingLines - 2) }
 
@@ -142,20 +156,17 @@ struct ViewState {
         loadError = error.map { "\($0)" }
         if resized { relayout() }
         if before < rows {
-            if order == nil, var f = filter {
+            if order == nil, var f = filter, f.scanned < rows {
                 extend(&f, data: data)
                 filter = f
             }
             if var s = search {
-                mark(&s, rows: before..<rows, data: data)
+                Self.mark(&s, rows: before..<rows, sources: columns.map(\.source), data: data)
                 search = s
             }
         }
         if done { applyGroups(data: data) }
-        if done, let pending = pendingSort {
-            pendingSort = nil
-            applySort(pending, data: data)
-        }
+        if done, running == nil, let pending = pendingSort { startSort(pending) }
         clampPosition(data)
     }
 
@@ -258,7 +269,7 @@ struct ViewState {
             top = max(0, top - 3)
             current -= 3
         case .character("F"): mode = .freeze
-        case .character("s"): cycleSort(column: focus, data: data)
+        case .character("s"): cycleSort(column: focus)
         case .character("<"): resize(focus, by: -2)
         case .character(">"): resize(focus, by: +2)
         case .character("="):
@@ -278,7 +289,8 @@ struct ViewState {
         case .character("?"): mode = .help
         case .character("q"): exit = .quit
         case .escape:
-            search = nil
+            // Esc stops the work running, the view as it was; else it clears the search.
+            if running != nil { cancelWork() } else { search = nil }
         case .click(let x, let y): click(x: x, y: y, data: data)
         default: break
         }
@@ -315,8 +327,8 @@ struct ViewState {
         case .enter:
             mode = .table
             switch prompt {
-            case .search: startSearch(text, data: data)
-            case .filter: applyFilter(text, data: data)
+            case .search: startSearch(text)
+            case .filter: startFilter(text)
             }
         default: break
         }
@@ -380,7 +392,7 @@ struct ViewState {
         if y < headingLines {
             if let hit {
                 focus = hit.index
-                cycleSort(column: hit.index, data: data)
+                cycleSort(column: hit.index)
             }
         } else if y > headingLines && y <= headingLines + bodyLines {
             // The row drawn on line y (rows may take two lines, C6).
@@ -398,367 +410,4 @@ struct ViewState {
             mode = .detail(scroll: 0)
         }
     }
-
-    // MARK: - Columns on screen
-
-    /// A column as placed on screen: its index in `columns`, its first screen column and width.
-    struct Placed: Equatable {
-        var index: Int
-        var x: Int
-        var width: Int
-    }
-
-    /// A column's width on screen: the sorted one has room for its ▲ or ▼ after the heading.
-    func shownWidth(_ k: Int) -> Int {
-        let w = columns[k].width
-        guard let sort = sort ?? pendingSort, sort.column == k else { return w }
-        let last = measure.fitHeading(columns[k].heading, width: w, maxLines: headingLines, ellipsis: options.ellipsis).last?.width ?? 0
-        return max(w, min(last + 2, width))
-    }
-
-    /// The left accessory column (checkmarks) is there once a row is selected.
-    var accessoryWidth: Int { selected.isEmpty ? 0 : 2 }
-
-    /// The frozen columns, then the scrolled ones from `left` that fit. Scrolled right, a frozen
-    /// column narrows to at most a quarter of the width (V2). A column that does not fit whole is
-    /// cut to the space left, so the focused column always shows.
-    func placedColumns() -> [Placed] {
-        var placed: [Placed] = []
-        let gap = options.style.gap
-        var x = accessoryWidth
-        let quarter = max(1, width / 4)
-        for k in 0..<min(frozen, columns.count) {
-            var w = shownWidth(k)
-            if left > frozen { w = min(w, quarter) }
-            w = min(w, width - x)
-            guard w > 0 else { break }
-            placed.append(Placed(index: k, x: x, width: w))
-            x += w + gap
-        }
-        var k = max(left, frozen)
-        while k < columns.count && x < width {
-            let w = min(shownWidth(k), width - x)
-            if w < shownWidth(k) && !placed.isEmpty && k != focus && w < 3 { break }
-            placed.append(Placed(index: k, x: x, width: w))
-            x += w + gap
-            k += 1
-        }
-        return placed
-    }
-
-    // MARK: - Sorting (V3)
-
-    /// `--sort COL`: the view opens sorted (once every row is read).
-    mutating func requestSort(_ key: SortKey, data: any ViewRows) {
-        let names = profiles.map(\.name)
-        guard let source = try? key.column.resolve(in: names), let column = columns.firstIndex(where: { $0.source == source }) else { return }
-        if loading {
-            pendingSort = (column, key.descending)
-        } else {
-            applySort((column, key.descending), data: data)
-        }
-    }
-
-    /// `s`: ascending, then descending, then the input's order again.
-    private mutating func cycleSort(column: Int, data: any ViewRows) {
-        let next: (column: Int, descending: Bool)?
-        let now = sort ?? pendingSort
-        if let now, now.column == column {
-            next = now.descending ? nil : (column, true)
-        } else {
-            next = (column, false)
-        }
-        guard let next else {
-            sort = nil
-            pendingSort = nil
-            order = groups.map { $0.arrange((0..<Int32(loaded)).map { $0 }) }
-            refilter(data: data)
-            current = 0
-            top = 0
-            return
-        }
-        if loading {
-            pendingSort = next
-            message = "sorted once every row is read"
-        } else {
-            applySort(next, data: data)
-        }
-    }
-
-    /// Sorts an index of row numbers, never the rows: by the column's values as `--sort` orders
-    /// them (numbers by value, dates by their text, empty last, stable).
-    mutating func applySort(_ key: (column: Int, descending: Bool), data: any ViewRows) {
-        guard columns.indices.contains(key.column) else { return }
-        let source = columns[key.column].source
-        let numeric = profiles.indices.contains(source) && profiles[source].isNumeric
-        let sorted: [Int32]
-        if numeric {
-            sorted = Self.numberOrder(data, rows: loaded, column: source, descending: key.descending)
-        } else {
-            do {
-                sorted = try Self.textOrder(data, rows: loaded, column: source, descending: key.descending, budget: options.memoryLimit)
-            } catch {
-                message = "cannot sort: \(error.message)"
-                return
-            }
-        }
-        order = groups.map { $0.arrange(sorted) } ?? sorted  // with groups, sorted within each
-        sort = key
-        refilter(data: data)
-        current = 0  // the first rows of the new order
-        top = 0
-    }
-
-    /// Row numbers in the order of a numeric column: its values held as 8-byte numbers (NaN for
-    /// an empty or null-like cell, last either way), ties in input order (W11).
-    static func numberOrder(_ data: any ViewRows, rows: Int, column: Int, descending: Bool) -> [Int32] {
-        var values: [Double] = []
-        values.reserveCapacity(rows)
-        data.scan(0..<rows) { _, fields in
-            if case .number(let number)? = RowOrder.value(fields, column, numeric: true) { values.append(number) } else { values.append(.nan) }
-            return true
-        }
-        var ids = (0..<Int32(values.count)).map { $0 }
-        values.withUnsafeBufferPointer { values in
-            ids.sort { a, b in
-                let x = values[Int(a)], y = values[Int(b)]
-                if x.isNaN || y.isNaN { return x.isNaN == y.isNaN ? a < b : y.isNaN }
-                if x != y { return descending ? y < x : x < y }
-                return a < b
-            }
-        }
-        return ids
-    }
-
-    /// Row numbers in the order of a text column, by `--sort`'s comparison (W11). The column's
-    /// values are held while they take at most `budget` bytes (`--memory-limit`); past that they
-    /// are sorted in runs on disk and merged, as `--sort` does (P2), and only the order is kept.
-    /// - Throws: `InputError` when a temporary file cannot be written.
-    static func textOrder(_ data: any ViewRows, rows: Int, column: Int, descending: Bool, budget: Int) throws(InputError) -> [Int32] {
-        guard let values = heldTextValues(data, rows: rows, column: column, budget: budget) else {
-            return try textOrderOnDisk(data, rows: rows, column: column, descending: descending, budget: budget)
-        }
-        var ids = (0..<Int32(values.count)).map { $0 }
-        values.withUnsafeBufferPointer { values in
-            ids.sort { a, b in RowOrder.before(values[Int(a)], values[Int(b)], descending: descending) ?? (a < b) }
-        }
-        return ids
-    }
-
-    /// A text column's sort values, or nil as soon as they would take more than `budget` bytes
-    /// (each value's slot, and the text of one too long to be stored in it).
-    static func heldTextValues(_ data: any ViewRows, rows: Int, column: Int, budget: Int) -> [RowOrder.Value?]? {
-        var values: [RowOrder.Value?] = []
-        var bytes = 0
-        var fits = true
-        data.scan(0..<rows) { _, fields in
-            let cell = fields[column]
-            // A `String` holds up to 15 UTF-8 bytes in itself; a longer one is on the heap, after
-            // a header of about 32 bytes.
-            bytes += MemoryLayout<RowOrder.Value?>.stride + (cell.count > 15 ? 32 + cell.count : 0)
-            fits = bytes <= budget
-            if fits { values.append(RowOrder.value(fields, column, numeric: false)) }
-            return fits
-        }
-        return fits ? values : nil
-    }
-
-    /// `textOrder` beyond the budget: each row's cell with its row number, sorted in runs in
-    /// temporary files and merged (`ExternalSort`: empty cells last, ties in input order).
-    static func textOrderOnDisk(_ data: any ViewRows, rows: Int, column: Int, descending: Bool, budget: Int) throws(InputError) -> [Int32] {
-        let sort = ExternalSort(keys: [(0, descending)], budget: budget)
-        var record = Record()
-        var failure: InputError?
-        data.scan(0..<rows) { id, fields in
-            record.clear()
-            record.append(fields[column])
-            do throws(InputError) { try sort.add(record, numeric: [false], number: id) } catch {
-                failure = error
-                return false
-            }
-            return true
-        }
-        if let failure { throw failure }
-        try sort.finish(numeric: [false])
-        var ids: [Int32] = []
-        ids.reserveCapacity(sort.count)
-        do {
-            try sort.merge(numeric: [false]) { _, number in
-                ids.append(Int32(truncatingIfNeeded: number))
-                return true
-            }
-        } catch {
-            switch error {
-            case .input(let error): throw error
-            case .output: break  // the body writes nothing
-            }
-        }
-        return ids
-    }
-
-    /// View row of input row `id`, if shown.
-    func row(of id: Int) -> Int? {
-        if let filter { return filter.ids.firstIndex(of: Int32(id)) }
-        if let order { return order.firstIndex(of: Int32(id)) }
-        return id < loaded ? id : nil
-    }
-
-    // MARK: - Filtering and searching (V5)
-
-    private mutating func applyFilter(_ text: String, data: any ViewRows) {
-        let currentID = count > 0 ? id(at: current) : nil
-        if text.isEmpty {
-            filter = nil
-        } else {
-            var f = Filter(text: text, match: TextMatch(text), ids: [], scanned: 0)
-            extend(&f, data: data)
-            filter = f
-        }
-        current = currentID.flatMap { row(of: $0) } ?? 0
-        top = 0
-    }
-
-    /// The filter again over the current order (after a sort).
-    mutating func refilter(data: any ViewRows) {
-        guard let text = filter?.text else { return }
-        filter = nil
-        var f = Filter(text: text, match: TextMatch(text), ids: [], scanned: 0)
-        extend(&f, data: data)
-        filter = f
-    }
-
-    /// Adds the rows the filter has not looked at yet.
-    private func extend(_ f: inout Filter, data: any ViewRows) {
-        let shown = columns.map(\.source)
-        if let order {
-            // Sorted: every row is read, in one pass, then kept in sorted order.
-            var keep = [Bool](repeating: false, count: loaded)
-            data.scan(0..<loaded) { id, fields in
-                keep[id] = shown.contains { f.match.matches(fields[$0]) }
-                return true
-            }
-            f.ids = order.filter { keep[Int($0)] }
-            f.scanned = loaded
-        } else {
-            let match = f.match
-            var ids = f.ids
-            data.scan(f.scanned..<loaded) { id, fields in
-                if shown.contains(where: { match.matches(fields[$0]) }) { ids.append(Int32(id)) }
-                return true
-            }
-            f.ids = ids
-            f.scanned = loaded
-        }
-    }
-
-    private mutating func startSearch(_ text: String, data: any ViewRows) {
-        guard !text.isEmpty else {
-            search = nil
-            return
-        }
-        var s = Search(text: text, match: TextMatch(text), hits: [], cells: 0)
-        mark(&s, rows: 0..<loaded, data: data)
-        search = s
-        findNext(forward: true, data: data, including: true)
-    }
-
-    /// Notes which rows have a matching cell, and how many cells match.
-    private func mark(_ s: inout Search, rows: Range<Int>, data: any ViewRows) {
-        let shown = columns.map(\.source)
-        if s.hits.count < rows.upperBound { s.hits.append(contentsOf: repeatElement(false, count: rows.upperBound - s.hits.count)) }
-        var hits = s.hits
-        var cells = s.cells
-        let match = s.match
-        data.scan(rows) { id, fields in
-            var n = 0
-            for source in shown where match.matches(fields[source]) { n += 1 }
-            if n > 0 {
-                hits[id] = true
-                cells += n
-            }
-            return true
-        }
-        s.hits = hits
-        s.cells = cells
-    }
-
-    /// `n` / `N`: the next (or previous) matching cell after the focused one, wrapping around.
-    /// - Parameter including: the focused cell itself may be the match (a new search).
-    private mutating func findNext(forward: Bool, data: any ViewRows, including: Bool = false) {
-        guard let search, count > 0 else {
-            if search == nil { message = "no search: / to search" }
-            return
-        }
-        guard search.cells > 0 else {
-            message = "no match for \(search.text)"
-            return
-        }
-        let n = count
-        for step in 0...n {
-            let row = forward ? (current + step) % n : ((current - step) % n + n) % n
-            let id = self.id(at: row)
-            guard id < search.hits.count, search.hits[id] else { continue }
-            let record = data.record(id)
-            let matching = record.withFields { fields in
-                columns.indices.filter { search.match.matches(fields[columns[$0].source]) }
-            }
-            let candidates: [Int]
-            if step == 0 {
-                candidates = forward ? matching.filter { including ? $0 >= focus : $0 > focus } : matching.filter { $0 < focus }
-            } else if step == n {
-                candidates = forward ? matching.filter { $0 <= focus } : matching.filter { $0 >= focus }
-            } else {
-                candidates = matching
-            }
-            if let column = forward ? candidates.first : candidates.last {
-                if step > 0 && (forward ? row <= current : row >= current) { message = "search wrapped" }
-                current = row
-                focus = column
-                scrollToFocus()
-                return
-            }
-        }
-    }
-}
-
-/// A search or filter text matched against cells: case-insensitive unless the text has a
-/// capital letter (V5).
-struct TextMatch {
-    let text: String
-    private let needle: [UInt8]
-    private let caseSensitive: Bool
-    private let ascii: Bool
-
-    init(_ text: String) {
-        self.text = text
-        caseSensitive = text.contains { $0.isUppercase }
-        ascii = text.utf8.allSatisfy { $0 < 0x80 }
-        needle = Array((caseSensitive ? text : text.lowercased()).utf8)
-    }
-
-    /// Whether `cell` contains the text.
-    func matches(_ cell: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard !needle.isEmpty else { return true }
-        guard cell.count >= needle.count else { return false }
-        if caseSensitive || ascii {
-            let fold = !caseSensitive
-            let first = needle[0]
-            var i = 0
-            let last = cell.count - needle.count
-            while i <= last {
-                let b = cell[i]
-                if (fold ? Self.lower(b) : b) == first {
-                    var k = 1
-                    while k < needle.count, (fold ? Self.lower(cell[i + k]) : cell[i + k]) == needle[k] { k += 1 }
-                    if k == needle.count { return true }
-                }
-                i += 1
-            }
-            return false
-        }
-        return String(decoding: cell, as: UTF8.self).lowercased().utf8.firstRange(of: needle) != nil
-    }
-
-    @inline(__always)
-    private static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b + 0x20 : b }
 }
