@@ -2,23 +2,28 @@
 /// when cancelled (`WorkProgress`), answering nil then.
 extension ViewState {
     /// Row numbers in the order of a numeric column: its values held as 8-byte keys that order as
-    /// the numbers do (an empty or null-like cell last either way), ties in input order (W11).
+    /// the numbers do (an empty or null-like cell last either way), ties in input order (W11),
+    /// sorted with their row numbers in place (`KeyedRows.sort`: 12 bytes a row, read in order).
     static func numberOrder(_ data: any ViewRows, rows: Int, column: Int, descending: Bool, progress: WorkProgress = .always) -> [Int32]? {
-        var keys: [UInt64] = []
-        keys.reserveCapacity(rows)
-        guard progress.scan(data, rows: rows, to: 0.5, { _, fields in
-            if case .number(let number)? = RowOrder.value(fields, column, numeric: true) {
-                keys.append(numberKey(number, descending: descending))
-            } else {
-                keys.append(.max)
-            }
-        }) else { return nil }
-        return keys.withUnsafeBufferPointer { keys in
-            sortedIDs(keys.count, progress: progress, from: 0.5) { a, b in
-                let x = keys[Int(a)], y = keys[Int(b)]
-                return x != y ? x < y : a < b
+        // A row that cannot be read (the file changed) keeps the largest key: last.
+        var keys = [UInt64](repeating: .max, count: rows)
+        let scanned = keys.withUnsafeMutableBufferPointer { keys in
+            progress.scanInParts(data, rows: rows, to: 0.5) { _, id, fields in
+                if case .number(let number)? = RowOrder.value(fields, column, numeric: true) {
+                    keys[id] = numberKey(number, descending: descending)
+                }
             }
         }
+        guard scanned else { return nil }
+        var ids = (0..<Int32(keys.count)).map { $0 }
+        let count = keys.count
+        let done = keys.withUnsafeMutableBufferPointer { keys in
+            ids.withUnsafeMutableBufferPointer { ids in
+                var sorter = KeyedRows(keys: keys, ids: ids) { progress.going(0.5 + 0.5 * Double($0) / Double(max(1, count))) }
+                return sorter.sort()
+            }
+        }
+        return done ? ids : nil
     }
 
     /// A number as a key that orders as the numbers do (reversed when `descending`); NaN (an empty
@@ -36,15 +41,13 @@ extension ViewState {
     /// are sorted in runs on disk and merged, as `--sort` does (P2), and only the order is kept.
     /// - Throws: `InputError` when a temporary file cannot be written.
     static func textOrder(_ data: any ViewRows, rows: Int, column: Int, descending: Bool, budget: Int, progress: WorkProgress = .always) throws(InputError) -> [Int32]? {
-        var over = false
-        guard let values = heldTextValues(data, rows: rows, column: column, budget: budget, progress: progress, over: &over) else {
+        var over = rows > budget / MemoryLayout<RowOrder.Value?>.stride  // not a slot each: to disk at once
+        guard !over, let values = heldTextValues(data, rows: rows, column: column, budget: budget, progress: progress, over: &over) else {
             guard over else { return nil }  // cancelled
             return try textOrderOnDisk(data, rows: rows, column: column, descending: descending, budget: budget, progress: progress)
         }
         return values.withUnsafeBufferPointer { values in
-            sortedIDs(values.count, progress: progress, from: 0.5) { a, b in
-                RowOrder.before(values[Int(a)], values[Int(b)], descending: descending) ?? (a < b)
-            }
+            sortedIDs(values.count, progress: progress, from: 0.5, by: TextValues(values: values, descending: descending))
         }
     }
 
@@ -112,7 +115,7 @@ extension ViewState {
     /// Row numbers `0..<count` ordered by `before` (a strict total order: ties broken by row
     /// number), reporting `from…1` of the work: pieces of 64K rows sorted in turn, then merged
     /// pairwise, with a check between pieces and every 64K rows merged. - Returns: nil when cancelled.
-    static func sortedIDs(_ count: Int, progress: WorkProgress, from: Double, by before: (Int32, Int32) -> Bool) -> [Int32]? {
+    static func sortedIDs<Order: IDOrder>(_ count: Int, progress: WorkProgress, from: Double, by order: Order) -> [Int32]? {
         var ids = (0..<Int32(count)).map { $0 }
         let piece = 1 << 16
         // The steps: one for the pieces, one a merging pass.
@@ -124,7 +127,7 @@ extension ViewState {
         var start = 0
         while start < count {
             let end = min(count, start + piece)
-            ids[start..<end].sort(by: before)
+            ids[start..<end].sort(by: order.before)
             start = end
             guard report(0, start) else { return nil }
         }
@@ -134,7 +137,7 @@ extension ViewState {
         while width < count {
             let completed = ids.withUnsafeBufferPointer { source in
                 other.withUnsafeMutableBufferPointer { target in
-                    mergePass(source, into: target, width: width, by: before) { report(pass, $0) }
+                    mergePass(source, into: target, width: width, by: order) { report(pass, $0) }
                 }
             }
             guard completed else { return nil }
@@ -147,7 +150,7 @@ extension ViewState {
 
     /// One merging pass: each two neighbouring sorted runs of `width` in `source` merged into
     /// `target`. - Returns: false when `going` says to stop (asked every 64K rows).
-    private static func mergePass(_ source: UnsafeBufferPointer<Int32>, into target: UnsafeMutableBufferPointer<Int32>, width: Int, by before: (Int32, Int32) -> Bool, going: (Int) -> Bool) -> Bool {
+    private static func mergePass<Order: IDOrder>(_ source: UnsafeBufferPointer<Int32>, into target: UnsafeMutableBufferPointer<Int32>, width: Int, by order: Order, going: (Int) -> Bool) -> Bool {
         let count = source.count
         var out = 0
         var start = 0
@@ -155,7 +158,7 @@ extension ViewState {
             let middle = min(count, start + width), end = min(count, start + 2 * width)
             var i = start, j = middle
             while i < middle && j < end {
-                if before(source[j], source[i]) {
+                if order.before(source[j], source[i]) {
                     target[out] = source[j]
                     j += 1
                 } else {
@@ -191,4 +194,32 @@ extension ViewState {
 extension WorkProgress {
     /// Never cancelled, reports nowhere (work run where it is asked for).
     static let always = WorkProgress { _ in true }
+}
+
+/// A strict total order of row numbers (ties broken by row number), for `sortedIDs`: a type of its
+/// own, so the sort is made for it and its comparison inlined.
+protocol IDOrder {
+    func before(_ a: Int32, _ b: Int32) -> Bool
+}
+
+/// By numeric keys (`ViewState.numberKey`).
+struct NumberKeys: IDOrder {
+    let keys: UnsafeBufferPointer<UInt64>
+
+    @inline(__always)
+    func before(_ a: Int32, _ b: Int32) -> Bool {
+        let x = keys[Int(a)], y = keys[Int(b)]
+        return x != y ? x < y : a < b
+    }
+}
+
+/// By text values, as `--sort` compares them (W11).
+struct TextValues: IDOrder {
+    let values: UnsafeBufferPointer<RowOrder.Value?>
+    let descending: Bool
+
+    @inline(__always)
+    func before(_ a: Int32, _ b: Int32) -> Bool {
+        RowOrder.before(values[Int(a)], values[Int(b)], descending: descending) ?? (a < b)
+    }
 }

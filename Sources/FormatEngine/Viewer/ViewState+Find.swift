@@ -90,30 +90,29 @@ extension ViewState {
     mutating func applySearched(_ work: ViewWork, hits: [Bool], cells: Int, data: any ViewRows) {
         guard case .search(let text) = work.kind, let match = work.match else { return }
         var s = Search(text: text, match: match, hits: hits, cells: cells)
-        if work.rows < loaded { _ = Self.mark(&s, rows: work.rows..<loaded, sources: columns.map(\.source), data: data) }
+        if work.rows < loaded { Self.mark(&s, rows: work.rows..<loaded, sources: columns.map(\.source), data: data) }
         search = s
         findNext(forward: true, data: data, including: true)
     }
 
-    /// Notes which rows of `rows` have a matching cell in `sources`, and how many cells match.
-    /// - Returns: false when cancelled on the way (`s` is then as it was).
-    @discardableResult
-    static func mark(_ s: inout Search, rows: Range<Int>, sources: [Int], data: any ViewRows, progress: WorkProgress = .always) -> Bool {
+    /// Notes which rows of `rows` have a matching cell in `sources`, and how many cells match
+    /// (rows read while a search is shown: a few at a time).
+    static func mark(_ s: inout Search, rows: Range<Int>, sources: [Int], data: any ViewRows) {
         var hits = s.hits
         if hits.count < rows.upperBound { hits.append(contentsOf: repeatElement(false, count: rows.upperBound - hits.count)) }
         var cells = s.cells
         let match = s.match
-        guard progress.scan(data, rows, { id, fields in
+        data.scan(rows) { id, fields in
             var n = 0
             for source in sources where match.matches(fields[source]) { n += 1 }
             if n > 0 {
                 hits[id] = true
                 cells += n
             }
-        }) else { return false }
+            return true
+        }
         s.hits = hits
         s.cells = cells
-        return true
     }
 
     /// `n` / `N`: the next (or previous) matching cell after the focused one, wrapping around.

@@ -1,3 +1,10 @@
+import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Work the view asks for that goes through every row (V3, V5, V8): a sort, a filter, a search.
 /// It is a value the state holds while it waits for the answer (`ViewState.running`); a
 /// `ViewRunner` does it on another thread and answers with `ViewMessage`s, which the state takes
@@ -85,6 +92,58 @@ struct WorkProgress: Sendable {
     }
 }
 
+extension WorkProgress {
+    /// Threads a scan of many rows runs on: the machine's cores, at most two (a scan is most of a
+    /// sort's or a filter's time; the key loop needs little).
+    static let threads = max(1, min(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+
+    /// Rows `0..<rows` of `data` in `threads` parts at once, one thread each, reporting `from…to`
+    /// of the work as they pass: `body(part, id, fields)` for every row, each part's rows in
+    /// order. `body` may write to the rows' own places in memory only (parts run together).
+    /// - Returns: false when cancelled on the way.
+    func scanInParts(_ data: any ViewRows, rows: Int, from: Double = 0, to: Double = 1, _ body: (Int, Int, Fields) -> Void) -> Bool {
+        let parts = rows >= 1 << 16 ? Self.threads : 1
+        guard parts > 1 else { return scan(data, 0..<rows, from: from, to: to) { body(0, $0, $1) } }
+        guard going(from) else { return false }
+        let span = (to - from) / Double(max(1, rows))
+        let counts = Locked([Int](repeating: 0, count: parts))
+        let stopped = Locked(false)
+        let size = (rows + parts - 1) / parts
+        let reader = UncheckedRows(data)
+        withoutActuallyEscaping(body) { body in
+            let work = UncheckedBody(body)
+            DispatchQueue.concurrentPerform(iterations: parts) { part in
+                let range = (part * size)..<min(rows, (part + 1) * size)
+                reader.data.scan(range) { id, fields in
+                    work.body(part, id, fields)
+                    let k = id - range.lowerBound + 1
+                    guard k & 4095 == 0 else { return true }
+                    let total = counts.withLock { counts in
+                        counts[part] = k
+                        return counts.reduce(0, +)
+                    }
+                    if going(from + span * Double(total)) { return true }
+                    stopped.withLock { $0 = true }
+                    return false
+                }
+            }
+        }
+        return !stopped.current && going(to)
+    }
+}
+
+/// The rows a scan in parts reads from its threads (every `ViewRows` reads from any thread).
+private struct UncheckedRows: @unchecked Sendable {
+    let data: any ViewRows
+    init(_ data: any ViewRows) { self.data = data }
+}
+
+/// A scan's body called from its threads, each for rows of its own.
+private struct UncheckedBody: @unchecked Sendable {
+    let body: (Int, Int, Fields) -> Void
+    init(_ body: @escaping (Int, Int, Fields) -> Void) { self.body = body }
+}
+
 extension ViewWork {
     /// Does the work over `data`. - Returns: its answer, or nil when cancelled.
     func run(_ data: any ViewRows, _ progress: WorkProgress) -> ViewMessage? {
@@ -114,17 +173,32 @@ extension ViewWork {
         guard let match else { return nil }
         var keep = [Bool](repeating: false, count: rows)
         let sources = self.sources
-        guard progress.scan(data, rows: rows, { id, fields in
-            keep[id] = sources.contains { match.matches(fields[$0]) }
-        }) else { return nil }
+        let scanned = keep.withUnsafeMutableBufferPointer { keep in
+            progress.scanInParts(data, rows: rows) { _, id, fields in
+                keep[id] = sources.contains { match.matches(fields[$0]) }
+            }
+        }
+        guard scanned else { return nil }
         let ids: [Int32] = order.map { $0.filter { keep[Int($0)] } } ?? keep.indices.compactMap { keep[$0] ? Int32($0) : nil }
         return .filtered(id: id, ids: ids)
     }
 
     private func runSearch(_ data: any ViewRows, _ progress: WorkProgress) -> ViewMessage? {
         guard let match else { return nil }
-        var s = ViewState.Search(text: match.text, match: match, hits: [], cells: 0)
-        guard ViewState.mark(&s, rows: 0..<rows, sources: sources, data: data, progress: progress) else { return nil }
-        return .searched(id: id, hits: s.hits, cells: s.cells)
+        var hits = [Bool](repeating: false, count: rows)
+        var cells = [Int](repeating: 0, count: WorkProgress.threads)
+        let sources = self.sources
+        let scanned = hits.withUnsafeMutableBufferPointer { hits in
+            cells.withUnsafeMutableBufferPointer { cells in
+                progress.scanInParts(data, rows: rows) { part, id, fields in
+                    var n = 0
+                    for source in sources where match.matches(fields[source]) { n += 1 }
+                    hits[id] = n > 0
+                    cells[part] += n
+                }
+            }
+        }
+        guard scanned else { return nil }
+        return .searched(id: id, hits: hits, cells: cells.reduce(0, +))
     }
 }

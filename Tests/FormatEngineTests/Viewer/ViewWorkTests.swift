@@ -239,7 +239,7 @@ struct ViewWorkTests {
         }
     }
 
-    @Test("V3: numbers and text over many pieces of 64K rows (sorted, then merged) come out in --sort's order, both ways")
+    @Test("V3/V5: 150,000 rows (read in parts at once; text in pieces of 64K rows, merged): --sort's order both ways, the filter's rows, the search's cells")
     func manyPieces() throws {
         var rng = SplitMix64(seed: 7)
         let rows: [[String]] = (0..<150_000).map { _ in
@@ -252,6 +252,37 @@ struct ViewWorkTests {
             #expect(numbers.map(Int.init) == Self.batchOrder(rows, column: 0, numeric: true, descending: descending))
             let text = try #require(try ViewState.textOrder(data, rows: rows.count, column: 1, descending: descending, budget: 1 << 30))
             #expect(text.map(Int.init) == Self.batchOrder(rows, column: 1, numeric: false, descending: descending))
+        }
+        // A filter and a search of as many rows, read in parts at once.
+        var filter = ViewWork(id: 1, kind: .filter(text: "w12"), rows: rows.count)
+        filter.sources = [0, 1]
+        filter.match = TextMatch("w12")
+        guard case .filtered(_, let ids)? = filter.run(data, .always) else { Issue.record("no answer"); return }
+        #expect(ids.map(Int.init) == rows.indices.filter { rows[$0][1].contains("w12") })
+        var search = ViewWork(id: 2, kind: .search(text: "1"), rows: rows.count)
+        search.sources = [0, 1]
+        search.match = TextMatch("1")
+        guard case .searched(_, let hits, let cells)? = search.run(data, .always) else { Issue.record("no answer"); return }
+        #expect(cells == rows.reduce(0) { $0 + $1.filter { $0.contains("1") }.count })
+        #expect(hits == rows.map { $0.contains { $0.contains("1") } })
+    }
+
+    @Test("V3: keys sorted with their row numbers in place (a radix sort) come out by key, then row number: few keys, many, all the same")
+    func keyedRowsSort() throws {
+        var rng = SplitMix64(seed: 11)
+        for (count, distinct) in [(0, 1), (1, 1), (47, 3), (5_000, 1), (70_000, 4), (70_000, 70_000), (200_000, 1 << 62)] {
+            var keys = (0..<count).map { _ in rng.next() % UInt64(distinct) &* 0x0101_0101 }
+            let expected = keys.indices.sorted { keys[$0] != keys[$1] ? keys[$0] < keys[$1] : $0 < $1 }.map(Int32.init)
+            var ids = (0..<Int32(count)).map { $0 }
+            var reports = 0
+            let done = keys.withUnsafeMutableBufferPointer { keys in
+                ids.withUnsafeMutableBufferPointer { ids in
+                    var sorter = KeyedRows(keys: keys, ids: ids) { _ in reports += 1; return true }
+                    return sorter.sort()
+                }
+            }
+            #expect(done && ids == expected, "\(count) rows, \(distinct) keys")
+            #expect(reports >= count >> 16, "\(count) rows: reported as it went")
         }
     }
 
