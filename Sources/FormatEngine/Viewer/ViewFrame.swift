@@ -249,6 +249,8 @@ extension ViewState {
             parts.append("\(TableFormatter.grouped(groups.values.count)) group\(groups.values.count == 1 ? "" : "s")")
         } else if options.groupBy != nil && loading {
             parts.append("grouped once every row is read")
+        } else if options.groupBy != nil && groupsStopped {
+            parts.append("not grouped (Esc)")
         }
         if let limit = options.limit, loaded >= limit { parts.append("the first \(TableFormatter.grouped(limit)) (--limit)") }
         if let loadError { parts.append(loadError) }

@@ -12,14 +12,17 @@ struct ViewGroups {
     /// The heading's label (the group column's heading).
     var label = ""
 
-    /// Groups every row by column `source`; sums `summed` (indexes into `shown`) exactly.
-    init(_ data: any ViewRows, rows: Int, source: Int, label: String, shown: [Int], summed: [Int]) {
+    /// Groups every row by column `source`; sums `summed` (indexes into `shown`) exactly. Reports
+    /// as it goes (two passes); nil when cancelled.
+    init?(_ data: any ViewRows, rows: Int, source: Int, label: String, shown: [Int], summed: [Int], progress: WorkProgress = .always) {
         self.label = label
         var numbers: [String: Int32] = [:]
         of.reserveCapacity(rows)
         // Where each group's numbers lie, then their totals at that scale (as NumberValue.sum).
         var spans: [[ExactDecimal.Span?]] = []
-        data.scan(0..<rows) { _, fields in
+        var values: [String] = [], counts: [Int] = [], of: [Int32] = []
+        of.reserveCapacity(rows)
+        guard progress.scan(data, rows: rows, to: summed.isEmpty ? 1 : 0.5, { _, fields in
             let value = String(decoding: fields[source], as: UTF8.self)
             let group: Int32
             if let known = numbers[value] {
@@ -38,8 +41,8 @@ struct ViewGroups {
                 if cell.isEmpty || CellKind.isNullWord(cell) || spans[Int(group)][k] == nil { continue }
                 if let term = ExactDecimal(cell) { spans[Int(group)][k]?.add(term) } else { spans[Int(group)][k] = nil }
             }
-            return true
-        }
+        }) else { return nil }
+        (self.values, self.counts, self.of) = (values, counts, of)
         guard !summed.isEmpty else {
             footers = Array(repeating: [], count: values.count)
             return
@@ -47,7 +50,7 @@ struct ViewGroups {
         var totals: [[ExactDecimal.Total?]] = spans.map { $0.map { $0.map { ExactDecimal.Total(scale: $0.scale) } } }
         var seen: [[Bool]] = spans.map { Array(repeating: false, count: $0.count) }
         let groupOf = of
-        data.scan(0..<rows) { id, fields in
+        guard progress.scan(data, rows: rows, from: 0.5, { id, fields in
             let group = Int(groupOf[id])
             for (k, column) in summed.enumerated() where totals[group][k] != nil {
                 let cell = fields[shown[column]]
@@ -57,8 +60,7 @@ struct ViewGroups {
                     seen[group][k] = true
                 }
             }
-            return true
-        }
+        }) else { return nil }
         footers = (0..<values.count).map { g in
             var row: [String?] = Array(repeating: nil, count: shown.count)
             for (k, column) in summed.enumerated() {
@@ -96,9 +98,10 @@ struct ViewGroups {
 }
 
 extension ViewState {
-    /// Groups the rows once every row is read (`--group-by`), and orders them by group.
-    mutating func applyGroups(data: any ViewRows) {
-        guard let reference = options.groupBy, !loading, groups == nil,
+    /// Asks for the groups once every row is read (`--group-by`), when no other work runs (one
+    /// that replaced it asks again when it is done), unless `Esc` stopped them.
+    mutating func startGroups() {
+        guard let reference = options.groupBy, !loading, groups == nil, running == nil, !groupsStopped,
               let source = try? reference.resolve(in: profiles.map(\.name)) else { return }
         let label = columns.first { $0.source == source }?.heading ?? profiles[source].name
         let shownSources = columns.map(\.source)
@@ -106,13 +109,25 @@ extension ViewState {
             let index = shownSources[k]
             return index != source && profiles[index].isNumeric && profiles[index].kind != .null
         } : []
-        let made = ViewGroups(data, rows: loaded, source: source, label: label, shown: shownSources, summed: summed)
+        var work = newWork(.group)
+        work.source = source
+        work.label = label
+        work.sources = shownSources
+        work.summed = summed
+        start(work)
+    }
+
+    /// The groups' answer: the rows by group, in the order they were in within each, the current
+    /// row kept.
+    mutating func applyGrouped(_ made: ViewGroups) {
+        let focused = count > 0 ? id(at: current) : nil
         groups = made
         setOrder(made.arrange(order ?? (0..<Int32(loaded)).map { $0 }))
         if var f = filter {
             f.ids = Self.reorder(f.ids, along: order, rows: loaded)
             filter = f
         }
+        keepInSight(focused)
     }
 
     /// The group of view row `row`, and whether the row is its group's first and last in view.

@@ -6,8 +6,8 @@ extension ViewState {
     mutating func requestSort(_ key: SortKey) {
         let names = profiles.map(\.name)
         guard let source = try? key.column.resolve(in: names), let column = columns.firstIndex(where: { $0.source == source }) else { return }
-        if loading {
-            pendingSort = (column, key.descending)
+        if loading || running != nil {
+            pendingSort = (column, key.descending)  // after the rows, and the groups
         } else {
             startSort((column, key.descending))
         }

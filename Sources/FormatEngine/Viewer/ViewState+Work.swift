@@ -42,12 +42,16 @@ extension ViewState {
         case .searched(_, let hits, let cells):
             self.running = nil
             applySearched(work, hits: hits, cells: cells, data: data)
+        case .grouped(_, let made):
+            self.running = nil
+            applyGrouped(made)
         case .failed(_, let text):
             self.running = nil
             self.message = text
         }
-        // A sort asked for while rows were read waits for the work before it.
-        if !loading, let pending = pendingSort { startSort(pending) }
+        // The groups, and a sort asked for while rows were read, wait for the work before them.
+        startGroups()
+        if !loading, self.running == nil, let pending = pendingSort { startSort(pending) }
         clampPosition(data)
     }
 
@@ -61,6 +65,7 @@ extension ViewState {
             return "sorting by \(heading)\(descending ? " ▼" : "")… \(percent)"
         case .filter(let text): return "filtering \(text)… \(percent)"
         case .search(let text): return "searching \(text)… \(percent)"
+        case .group: return "grouping… \(percent)"
         }
     }
 }
@@ -72,6 +77,7 @@ extension ViewWork.Kind {
         case .sort: "sort"
         case .filter: "filter"
         case .search: "search"
+        case .group: "grouping"
         }
     }
 }

@@ -94,6 +94,8 @@ struct ViewState {
     var running: Running?
     /// Works asked for so far (each work's id is the count then).
     var workCount = 0
+    /// `Esc` stopped the grouping (`--group-by`): the rows stay ungrouped.
+    var groupsStopped = false
 
     // MARK: Position
 
@@ -165,7 +167,7 @@ struct ViewState {
                 search = s
             }
         }
-        if done { applyGroups(data: data) }
+        if done { startGroups() }
         if done, running == nil, let pending = pendingSort { startSort(pending) }
         clampPosition(data)
     }
@@ -290,7 +292,12 @@ struct ViewState {
         case .character("q"): exit = .quit
         case .escape:
             // Esc stops the work running, the view as it was; else it clears the search.
-            if running != nil { cancelWork() } else { search = nil }
+            if let running {
+                if running.work.kind == .group { groupsStopped = true }
+                cancelWork()
+            } else {
+                search = nil
+            }
         case .click(let x, let y): click(x: x, y: y, data: data)
         default: break
         }

@@ -19,6 +19,8 @@ struct ViewWork: Sendable {
         case filter(text: String)
         /// The cells containing the text (V5).
         case search(text: String)
+        /// Every row by group (`--group-by`, W12), once every row is read.
+        case group
     }
 
     /// Tells one work from the next: a message of another id than the running one is dropped.
@@ -42,6 +44,10 @@ struct ViewWork: Sendable {
     var orderStamp = 0
     /// Filter and search: the text as matched.
     var match: TextMatch?
+    /// Group: the groups' heading label, the shown columns summed in footers (indexes into
+    /// `sources`); `source` is the column grouped by.
+    var label = ""
+    var summed: [Int] = []
 }
 
 /// What a running work tells the view: how far it is, then its answer (or why there is none).
@@ -55,13 +61,15 @@ enum ViewMessage: Sendable {
     case filtered(id: Int, ids: [Int32])
     /// Which rows hold a match (by row number), and how many cells match.
     case searched(id: Int, hits: [Bool], cells: Int)
+    /// Every row's group, and the groups (`--group-by`).
+    case grouped(id: Int, groups: ViewGroups)
     /// The work could not be done (a sort whose temporary files cannot be written).
     case failed(id: Int, message: String)
 
     /// The work it is about.
     var id: Int {
         switch self {
-        case .progress(let id, _), .sorted(let id, _, _), .filtered(let id, _), .searched(let id, _, _), .failed(let id, _): id
+        case .progress(let id, _), .sorted(let id, _, _), .filtered(let id, _), .searched(let id, _, _), .grouped(let id, _), .failed(let id, _): id
         }
     }
 }
@@ -151,6 +159,9 @@ extension ViewWork {
         case .sort: return runSort(data, progress)
         case .filter: return runFilter(data, progress)
         case .search: return runSearch(data, progress)
+        case .group:
+            guard let made = ViewGroups(data, rows: rows, source: source, label: label, shown: sources, summed: summed, progress: progress) else { return nil }
+            return .grouped(id: id, groups: made)
         }
     }
 

@@ -150,6 +150,36 @@ struct ViewWorkTests {
         #expect(T.plain(model).last!.contains("/n2: 11 matches"))  // the search before stays
     }
 
+    @Test("V1/W12/V8: --group-by groups the rows as work once every row is read; a sort asked for waits for it; Esc stops it, ungrouped")
+    func groupingAsWork() throws {
+        var options = FormatOptions()
+        options.groupBy = ColumnReference("kind")
+        let csv = "name,kind,qty\n" + (1...12).map { "n\($0),\(["a", "b", "c"][$0 % 3]),\($0)" }.joined(separator: "\n") + "\n"
+        let loader = ViewLoader(store: RowStore())
+        loader.load(MemoryInput(csv, name: "t.csv"), options: options)
+        options.sort = [SortKey("-qty")]
+        let model = ViewModel(loader: loader, options: options, source: "t.csv", color: false, width: 60, height: 30, runner: ViewRunner(.manual))
+        let group = try Self.asked(model)
+        #expect(group.kind == .group && model.runner.started.count == 1)  // the sort waits
+        #expect(model.state.pendingSort?.column == 2)
+        #expect(T.plain(model).last!.hasPrefix("grouping… 0%"))
+        #expect(T.order(model) == Array(0..<12))
+        model.deliver(try Self.answer(model, group))
+        #expect(model.state.groups?.values == ["b", "c", "a"])
+        let sort = try Self.asked(model)
+        #expect(sort.kind == .sort(column: 2, descending: true))
+        model.deliver(try Self.answer(model, sort))
+        // By group in first-seen order, by Qty descending within each.
+        #expect(T.order(model) == [9, 6, 3, 0, 10, 7, 4, 1, 11, 8, 5, 2])
+        // Esc while grouping: the rows stay as they are, ungrouped, and say so.
+        var grouped = FormatOptions()
+        grouped.groupBy = ColumnReference("kind")
+        let other = ViewModel(loader: loader, options: grouped, source: "t.csv", color: false, width: 60, height: 30, runner: ViewRunner(.manual))
+        other.handle(.escape)
+        #expect(other.state.groups == nil && !other.working && T.order(other) == Array(0..<12))
+        #expect(T.plain(other).last!.contains("not grouped (Esc)"))
+    }
+
     @Test("V8: q and Ctrl-C end the view while work runs")
     func quitWhileWorking() throws {
         let model = Self.manual(Self.fruit)
