@@ -46,4 +46,39 @@ extension ViewState {
         }
         return placed
     }
+
+    /// Scrolls columns so the focused one is on screen.
+    mutating func scrollToFocus() {
+        guard !columns.isEmpty else { return }
+        if focus < frozen { return }
+        if focus < left { left = focus; return }
+        // Scrolled until the focused column shows whole (or leads the scrolled columns).
+        while left < focus, !placedColumns().contains(where: { $0.index == focus && $0.width == shownWidth(focus) }) { left += 1 }
+    }
+
+    /// A click: on a heading, focuses and sorts its column; on a row, opens its sheet (V2–V4).
+    mutating func click(x: Int, y: Int, data: any ViewRows) {
+        let placed = placedColumns()
+        let hit = placed.first { x >= $0.x && x < $0.x + $0.width + options.style.gap }
+        if y < headingLines {
+            if let hit {
+                focus = hit.index
+                cycleSort(column: hit.index)
+            }
+        } else if y > headingLines && y <= headingLines + bodyLines {
+            // The row drawn on line y (rows may take two lines, C6).
+            var line = headingLines + 1
+            var row = top
+            while row < count {
+                let height = lines(row, data)
+                if y < line + height { break }
+                line += height
+                row += 1
+            }
+            guard row < count else { return }
+            current = row
+            if let hit { focus = hit.index }
+            mode = .detail(scroll: 0)
+        }
+    }
 }

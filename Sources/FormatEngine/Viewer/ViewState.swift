@@ -107,7 +107,7 @@ struct ViewState {
     var focus = 0
     var left = 1
     private(set) var frozen = 1
-    private(set) var mode: Mode = .table
+    var mode: Mode = .table
     /// A one-off message for the status line (`no match`, …).
     var message: String?
     private(set) var exit: ViewExit?
@@ -376,45 +376,11 @@ struct ViewState {
         }
     }
 
-    /// Scrolls columns so the focused one is on screen.
-    mutating func scrollToFocus() {
-        guard !columns.isEmpty else { return }
-        if focus < frozen { return }
-        if focus < left { left = focus; return }
-        // Scrolled until the focused column shows whole (or leads the scrolled columns).
-        while left < focus, !placedColumns().contains(where: { $0.index == focus && $0.width == shownWidth(focus) }) { left += 1 }
-    }
-
     /// Narrows (`<`) or widens (`>`) a column; text in it is cut, never a number (C7: a number
     /// narrower than its column is shown cut with `…`, so it cannot be misread as a whole value).
     private mutating func resize(_ column: Int, by delta: Int) {
         guard columns.indices.contains(column) else { return }
         columns[column].width = max(1, min(width, columns[column].width + delta))
         scrollToFocus()
-    }
-
-    private mutating func click(x: Int, y: Int, data: any ViewRows) {
-        let placed = placedColumns()
-        let hit = placed.first { x >= $0.x && x < $0.x + $0.width + options.style.gap }
-        if y < headingLines {
-            if let hit {
-                focus = hit.index
-                cycleSort(column: hit.index)
-            }
-        } else if y > headingLines && y <= headingLines + bodyLines {
-            // The row drawn on line y (rows may take two lines, C6).
-            var line = headingLines + 1
-            var row = top
-            while row < count {
-                let height = lines(row, data)
-                if y < line + height { break }
-                line += height
-                row += 1
-            }
-            guard row < count else { return }
-            current = row
-            if let hit { focus = hit.index }
-            mode = .detail(scroll: 0)
-        }
     }
 }
