@@ -85,9 +85,13 @@ struct TableInput {
         } else if options.header {
             var header = Record()
             if try read(into: &header) {
-                columns = known?.count == header.count ? known! : (0..<header.count).map { i in
-                    let name = header.string(at: i)
-                    return name.isEmpty ? "Column \(i + 1)" : name
+                if let known, known.count == header.count {
+                    columns = known
+                } else {
+                    columns = (0..<header.count).map { i in
+                        let name = header.string(at: i)
+                        return name.isEmpty ? "Column \(i + 1)" : name
+                    }
                 }
                 headerCount = header.count
                 noteReplacement(in: header)
