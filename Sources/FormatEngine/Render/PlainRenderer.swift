@@ -42,7 +42,7 @@ final class PlainRenderer: Renderer {
     let listSlots: [ListSlot]
     let listLabelBytes: [UInt8]
     /// Whether anything was drawn yet (blocks, bands and groups are separated by a blank line).
-    private var started = false
+    var started = false
     private var groupsDrawn = 0
     /// Data rows drawn in the current table (for zebra stripes).
     private var rowsDrawn = 0
@@ -117,24 +117,21 @@ final class PlainRenderer: Renderer {
 
     /// Writes text in an ANSI style (nothing extra in plain output).
     func styled(_ text: String, _ code: String) throws(OutputError) {
-        if ansi && !code.isEmpty && !text.isEmpty {
-            try out.write(code)
-            try out.write(text)
-            try out.write(Self.normal)
-        } else {
-            try out.write(text)
-        }
+        try styled(code, empty: text.isEmpty) { () throws(OutputError) in try out.write(text) }
     }
 
     /// `styled` for a cell's bytes, shown as they are.
     func styled(_ text: UnsafeBufferPointer<UInt8>, _ code: String) throws(OutputError) {
-        if ansi && !code.isEmpty && !text.isEmpty {
-            try out.write(code)
-            try out.write(text)
-            try out.write(Self.normal)
-        } else {
-            try out.write(text)
-        }
+        try styled(code, empty: text.isEmpty) { () throws(OutputError) in try out.write(text) }
+    }
+
+    /// What `write` writes, in the style `code` when the output is ANSI and there is something.
+    @inline(__always)
+    private func styled(_ code: String, empty: Bool, _ write: () throws(OutputError) -> Void) throws(OutputError) {
+        let wrapped = ansi && !code.isEmpty && !empty
+        if wrapped { try out.write(code) }
+        try write()
+        if wrapped { try out.write(Self.normal) }
     }
 
     private func lineStart() throws(OutputError) {
@@ -180,14 +177,14 @@ final class PlainRenderer: Renderer {
     /// A border line of a boxed table.
     private func border(_ line: TableStyle.Line, above: Bool, below: Bool, marked: [Bool]? = nil) throws(OutputError) {
         let (left, junction, right) = style.corners(line, above: above, below: below)
-        if ansi { try out.write(Self.dim) }
-        try out.write(left)
-        for (k, column) in columns.enumerated() {
-            if k > 0 { try out.write(junction) }
-            try repeated(style.horizontal, column.width + 2)
+        try styled(Self.dim, empty: false) { () throws(OutputError) in
+            try out.write(left)
+            for (k, column) in columns.enumerated() {
+                if k > 0 { try out.write(junction) }
+                try repeated(style.horizontal, column.width + 2)
+            }
+            try out.write(right)
         }
-        try out.write(right)
-        if ansi { try out.write(Self.normal) }
         try endLine()
     }
 
@@ -199,9 +196,7 @@ final class PlainRenderer: Renderer {
                 out.pad(column.width)
                 continue
             }
-            if ansi && column.width > 0 { try out.write(Self.dim) }
-            try repeated(ruleCharacter, column.width)
-            if ansi && column.width > 0 { try out.write(Self.normal) }
+            try styled(Self.dim, empty: column.width == 0) { () throws(OutputError) in try repeated(ruleCharacter, column.width) }
         }
         try endLine()
     }
@@ -397,90 +392,5 @@ final class PlainRenderer: Renderer {
             started = true
             lastLine = .rows
         }
-    }
-
-    // MARK: - List report (W8)
-
-    /// The width of a cell shown as its bytes on one line of a list report, as `fit` would show
-    /// it: nil for an empty cell, one whose unit is taken out (C3), one long enough to be wrapped
-    /// a piece at a time, or one that needs escaping (O5). Such a cell is written without a
-    /// `String` or a `TextLine` when it fits its line.
-    @inline(__always)
-    func shownAsIs(_ cell: UnsafeBufferPointer<UInt8>, stripUnit: Bool) -> Int? {
-        guard !cell.isEmpty, !stripUnit, cell.count <= 1 << 16 else { return nil }
-        if let ascii = DisplayWidth.printableASCIIWidth(cell) { return ascii }
-        var escapes = false
-        let width = measure.nonASCIIWidth(utf8: cell, escapes: &escapes)
-        return escapes ? nil : width
-    }
-
-    func block(_ fields: Fields) throws(OutputError) {
-        if started { try endLine() }
-        started = true
-        let shown = plan.columns
-        guard let first = shown.first else { return }
-        let limit = plan.containerWidth ?? Int.max
-        let titleCell = fields[first.source]
-        if limit > 0, let width = shownAsIs(titleCell, stripUnit: first.stripUnit), width <= limit {
-            try styled(titleCell, Self.bold)
-            try endLine()
-        } else if titleCell.count > 1 << 16 && !first.stripUnit {
-            try measure.forEachWrappedLine(utf8: titleCell, width: limit) { (line) throws(OutputError) in
-                try styled(line.text, Self.bold)
-                try endLine()
-            }
-        } else {
-            let title = first.shownText(fields)
-            for line in measure.fit(title.isEmpty ? "—" : title, width: limit, maxLines: Int.max, ellipsis: plan.ellipsis) {
-                try styled(line.text, Self.bold)
-                try endLine()
-            }
-        }
-        let valueWidth = plan.valueWidth ?? Int.max
-        // The common line, in the loop without a call: a one-line label, then a value shown as
-        // its bytes that fits (`shownAsIs`). Any other goes to `listField`.
-        try listSlots.withUnsafeBufferPointer { (slots) throws(OutputError) in
-            try listLabelBytes.withUnsafeBufferPointer { (labels) throws(OutputError) in
-                for f in 0..<slots.count {
-                    let slot = slots[f]
-                    let cell = fields[slot.source]
-                    if slot.oneLineLabel, valueWidth > 0, let width = shownAsIs(cell, stripUnit: slot.stripUnit), width <= valueWidth {
-                        try out.write(UnsafeBufferPointer(rebasing: labels[slot.labelStart..<(slot.labelStart &+ slot.labelCount)]))
-                        out.pad(slot.labelPad)
-                        try out.write(cell)
-                        try endLine()
-                    } else {
-                        try listField(fields, f, valueWidth: valueWidth)
-                    }
-                }
-            }
-        }
-    }
-
-    /// The lines of the `f`-th field after the title in a list report block: the label's lines
-    /// beside the value's.
-    private func listField(_ fields: Fields, _ f: Int, valueWidth: Int) throws(OutputError) {
-        let field = plan.columns[f + 1]
-        let labels = listLabels[f]
-        var k = 0
-        /// One line of the block: the label's k-th line (if any), then a value line.
-        func line(_ value: TextLine?, dim: Bool) throws(OutputError) {
-            let label = k < labels.count ? labels[k] : TextLine(text: "", width: 0)
-            try out.write(label.text)
-            out.pad(plan.labelWidth - label.width + plan.gap)
-            if let value { try styled(value.text, dim ? Self.dim : "") }
-            try endLine()
-            k += 1
-        }
-        let cell = fields[field.source]
-        if cell.count > 1 << 16 && !field.stripUnit {
-            // A long value is wrapped a piece at a time, never held whole as text (P2).
-            try measure.forEachWrappedLine(utf8: cell, width: valueWidth) { (value) throws(OutputError) in try line(value, dim: false) }
-        } else {
-            let value = field.shownText(fields)
-            let values = value.isEmpty ? [nullLine] : measure.fit(value, width: valueWidth, maxLines: Int.max, ellipsis: plan.ellipsis)
-            for shown in values { try line(shown, dim: value.isEmpty) }
-        }
-        while k < labels.count { try line(nil, dim: false) }
     }
 }
