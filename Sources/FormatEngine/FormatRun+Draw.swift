@@ -14,9 +14,11 @@ extension FormatRun {
         case .table, .list:
             if plan.mode == .table { try renderer.beginTable(plan.columns, caption: nil) }
             let draw: TableFormatter.Draw = plan.mode == .table ? { (r, row) throws(OutputError) in try r.row(row) } : { (r, row) throws(OutputError) in try r.block(row) }
-            let grouped = externalGroups != nil || transforms.groupIndex != nil && holdAll
+            let grouped = externalGroups != nil || pieceGroups != nil || transforms.groupIndex != nil && holdAll
             if grouped {
-                if let externalGroups {
+                if let pieceGroups {
+                    try drawGroupedPieces(pieceGroups, groups, plan: plan, renderer: renderer, draw: draw, drawn: &drawn)
+                } else if let externalGroups {
                     try drawExternalGroups(externalGroups, groups, plan: plan, renderer: renderer, draw: draw, drawn: &drawn)
                 } else if let groupIndex = transforms.groupIndex, case .memory(let all) = supply {
                     try drawGroups(all, groups, groupIndex: groupIndex, selection: transforms.selection, plan: plan, renderer: renderer, draw: draw, drawn: &drawn)
@@ -60,13 +62,15 @@ extension FormatRun {
                 try all[r].withFields { (row) throws(OutputError) in try draw(renderer, row) }
                 drawn += 1
             }
-            if plan.mode == .table, g < groups.footers.count {
-                let cells = plan.columns.map { column -> String? in
-                    shown.firstIndex(of: column.source).flatMap { groups.footers[g][$0] }
-                }
-                try renderer.groupFooter(cells, label: Layout.totalLabel)
-            }
+            try drawFooter(g, groups, shown: shown, plan: plan, renderer: renderer)
         }
+    }
+
+    /// Group `g`'s footer of sums (W12), in a table.
+    func drawFooter(_ g: Int, _ groups: Groups, shown: [Int], plan: LayoutPlan, renderer: any Renderer) throws(OutputError) {
+        guard plan.mode == .table, g < groups.footers.count else { return }
+        let cells = plan.columns.map { column -> String? in shown.firstIndex(of: column.source).flatMap { groups.footers[g][$0] } }
+        try renderer.groupFooter(cells, label: Layout.totalLabel)
     }
 
     /// Draws each row of the supply, at most `limit`; counts the rows after the limit.

@@ -177,19 +177,26 @@ extension FormatRun {
 
     /// The groups' footers (W12), for groups sorted on disk: summed in one merge, then sized.
     func externalFooters(_ grouping: ExternalGroups, selection: [Int]?) -> Groups {
+        footers(groupIndex: grouping.groupIndex, selection: selection) { summed in
+            do throws(ExternalSort.MergeError) {
+                return try grouping.sums(of: summed)
+            } catch {
+                if case .input(let error) = error { result.error = result.error ?? error }
+                return nil
+            }
+        }
+    }
+
+    /// The groups' footers (W12) from their sums of the numeric columns shown (`sums` of those
+    /// columns: per group, per column; nil when they could not be added up), sized.
+    func footers(groupIndex: Int, selection: [Int]?, sums: ([Int]) -> [[NumberValue.Sum?]]?) -> Groups {
         var groups = Groups()
         guard options.groupFooter else { return groups }
         let shown = selection ?? Array(table.columns.indices)
         let summed = shown.filter { index in
-            index != grouping.groupIndex && profiler.profiles[index].isNumeric && profiler.profiles[index].kind != .null
+            index != groupIndex && profiler.profiles[index].isNumeric && profiler.profiles[index].kind != .null
         }
-        let sums: [[NumberValue.Sum?]]
-        do {
-            sums = try grouping.sums(of: summed)
-        } catch {
-            if case .input(let error) = error { result.error = result.error ?? error }
-            return groups
-        }
+        guard let sums = sums(summed) else { return groups }
         for group in sums {
             var row: [String?] = Array(repeating: nil, count: shown.count)
             for (k, index) in summed.enumerated() {
@@ -215,11 +222,6 @@ extension FormatRun {
         var left = grouping.counts[0]
         var drawnHere = drawn
         let limit = self.limit
-        func footer(_ g: Int) throws(OutputError) {
-            guard plan.mode == .table, g < groups.footers.count else { return }
-            let cells = plan.columns.map { column -> String? in shown.firstIndex(of: column.source).flatMap { groups.footers[g][$0] } }
-            try renderer.groupFooter(cells, label: Layout.totalLabel)
-        }
         func headingLine(_ g: Int) throws(OutputError) {
             let count = grouping.counts[g]
             let value = grouping.values[g]
@@ -232,7 +234,7 @@ extension FormatRun {
                 drawnHere += 1
                 left -= 1
                 if left == 0 || drawnHere >= limit {
-                    try footer(group)
+                    try drawFooter(group, groups, shown: shown, plan: plan, renderer: renderer)
                     group += 1
                     guard drawnHere < limit, group < grouping.counts.count else { return false }
                     left = grouping.counts[group]

@@ -18,8 +18,10 @@ extension FormatRun {
     /// Sizes a file's rows in pieces. Returns false, having changed nothing, when the input is not
     /// a plain UTF-8 CSV or TSV file with a header row or a JSON Lines file, is too small to cut,
     /// or a piece meets an error, an invalid byte or a cut inside a row: the caller then reads the
-    /// file whole, which says each of those exactly where it is.
-    func sizeInPieces() -> Bool {
+    /// file whole, which says each of those exactly where it is. With `groupBy` (a CSV or TSV file's
+    /// `--group-by` column) the pieces also tally their groups (`PieceGroups`); false too when they
+    /// are too many for that.
+    func sizeInPieces(groupBy: Int? = nil) -> Bool {
         guard limit == Int.max, let size = options.pipeline.pieceBytes,
               let file = (input as? RandomlyReadable)?.randomAccess, file.holdsText,
               table.stream.encoding == .utf8, table.stream.replacements == 0 else { return false }
@@ -29,7 +31,7 @@ extension FormatRun {
             // very wide table (2 million columns, E5) is sized in one pass instead.
             guard options.header, table.headerCount > 0, table.headerCount <= Self.widestInPieces else { return false }
         case .jsonl:
-            guard table.keyed, table.columns.isEmpty else { return false }
+            guard table.keyed, table.columns.isEmpty, groupBy == nil else { return false }
         case .json:
             return false  // one document: its rows cannot be cut apart at line feeds
         }
@@ -43,8 +45,13 @@ extension FormatRun {
         // drawing pass cuts at the rows the first one noted every `size` bytes.
         let firstPassSize = max(size, Int((file.identity.size - file.start - start) / 256))
         let notes = RowNotes(budget: options.pipeline.notesBudget ?? RowNotes.defaultBudget)
-        guard var pieces = FilePieces.cut(file, from: start, size: firstPassSize),
-              let sized = sizeAll(&pieces, checkpointEvery: size, notes: notes) else { return false }
+        guard var pieces = FilePieces.cut(file, from: start, size: firstPassSize) else { return false }
+        let grouping = groupBy.map { (index: $0, cellCap: PieceGroups.cellCap(pieces: pieces.count, budget: options.memoryLimit)) }
+        guard let sized = sizeAll(&pieces, checkpointEvery: size, notes: notes, grouping: grouping) else { return false }
+        if groupBy != nil {
+            guard let groups = PieceGroups(sized) else { return false }
+            pieceGroups = groups
+        }
         var lines = table.line - 1
         var cuts: [Int64] = []
         var rowsBefore: [Int] = []
@@ -78,8 +85,9 @@ extension FormatRun {
     /// Reads and profiles every piece on both cores. A piece that ends inside a row (a quoted field
     /// or a JSON value over lines crosses the next cut) is read again joined with the next piece,
     /// once; any other failure, or a joined piece that still ends inside a row, gives nil.
-    func sizeAll(_ pieces: inout FilePieces, checkpointEvery: Int, notes: RowNotes) -> [PieceSizing.Sized]? {
-        let job = PieceSizing(like: table, name: input.name, measure: measure, trackWords: options.cellLines > 1, checkpointEvery: checkpointEvery, notes: notes)
+    func sizeAll(_ pieces: inout FilePieces, checkpointEvery: Int, notes: RowNotes, grouping: (index: Int, cellCap: Int)?) -> [PieceSizing.Sized]? {
+        let job = PieceSizing(like: table, name: input.name, measure: measure, trackWords: options.cellLines > 1, checkpointEvery: checkpointEvery,
+                              notes: notes, grouping: grouping)
         let first = job.size(pieces, Array(0..<pieces.count))
         var cuts = [pieces.cuts[0]]
         var sized: [PieceSizing.Sized?] = []
@@ -179,6 +187,8 @@ final class PieceSizing: @unchecked Sendable {
         /// Where the fields of the piece's rows lie (a CSV or TSV file), for the drawing pass:
         /// where the notes are kept and how long they are; nil when they could not be kept.
         var notes: (place: RowNotes.Place, count: Int)?
+        /// The piece's groups (`--group-by` sized in pieces).
+        var tally: GroupTally?
     }
 
     enum Outcome {
@@ -195,9 +205,12 @@ final class PieceSizing: @unchecked Sendable {
     private let trackWords: Bool
     private let checkpointEvery: Int
     private let notes: RowNotes
+    private let grouping: (index: Int, cellCap: Int)?
 
-    init(like: TableInput, name: String, measure: DisplayWidth, trackWords: Bool, checkpointEvery: Int, notes: RowNotes) {
+    init(like: TableInput, name: String, measure: DisplayWidth, trackWords: Bool, checkpointEvery: Int, notes: RowNotes,
+         grouping: (index: Int, cellCap: Int)? = nil) {
         self.notes = notes
+        self.grouping = grouping
         self.like = like
         self.name = name
         self.measure = measure
@@ -233,15 +246,18 @@ final class PieceSizing: @unchecked Sendable {
         var checkpoints: [(offset: Int64, rows: Int, indexAt: Int)] = []
         var nextCheckpoint = Int64(checkpointEvery)
         var index = RowIndex()
+        var tally = grouping.map { GroupTally(index: $0.index, cellCap: $0.cellCap) }
         do {
             while try piece.next(into: &record, noting: &index) {
                 profiler.sync(columns: piece.columns)
                 profiler.add(record)
                 rows += 1
+                if tally != nil, !record.withFields({ tally!.add($0) }) { return .failed }  // too many groups
                 let at = Int64(piece.stream.offset)
                 // A row starts here, unless a CR's LF is still to be read.
                 if at >= nextCheckpoint && at < length && !piece.endsAfterCR {
                     checkpoints.append((at, rows, index.bytes.count))
+                    tally?.mark()
                     index.restart(at: Int(at))
                     nextCheckpoint = at + Int64(checkpointEvery)
                 }
@@ -254,7 +270,8 @@ final class PieceSizing: @unchecked Sendable {
         // Kept until every piece is read: its counts and columns, not its buffer.
         piece.stream.releaseBuffer()
         let kept = piece.choice.dialect != nil && index.usable ? notes.keep(index.bytes) : nil
-        return .sized(Sized(table: piece, profiler: profiler, rows: rows, checkpoints: checkpoints, notes: kept.map { ($0, index.bytes.count) }))
+        return .sized(Sized(table: piece, profiler: profiler, rows: rows, checkpoints: checkpoints, notes: kept.map { ($0, index.bytes.count) },
+                            tally: tally))
     }
 }
 
@@ -400,48 +417,10 @@ final class PieceDrawing: @unchecked Sendable {
         return Drawn(bytes: bytes, cuts: mine.renderer.cutCells - cutsBefore, rows: read.rows, error: read.error)
     }
 
-    /// Reads piece `k` (its rows, as many as the first pass counted) and hands each to `body`: by
-    /// the first pass's notes where it has them (each row's fields in place, without the reader;
-    /// a row the notes leave to it, by the reader), else by the reader.
+    /// Hands each row of piece `k` to `body` (`PieceRows.eachRow`), noting how many the notes gave.
     private func eachRow(_ k: Int, _ body: (Fields) throws(OutputError) -> Void) throws(OutputError) -> (rows: Int, error: InputError?) {
-        let expected = pieces.rowsBefore[k + 1] - pieces.rowsBefore[k]
-        var rows = 0
-        var piece: TableInput
-        do {
-            piece = try TableInput(piece: pieces.source(k, name: name), like: like)
-        } catch {
-            return (0, error)
-        }
-        var record = Record()
-        var notes = (k < pieces.indexes.count ? pieces.indexes[k] : nil).flatMap {
-            RowIndex.Reader($0, dialect: piece.choice.dialect ?? .csv(), sourceName: name, columns: piece.columns.count)
-        }
-        var byNotes = 0
-        defer { rowsByNotes.withLock { $0[k] = byNotes } }
-        rowsLoop: while rows < expected {
-            var step = RowIndex.Step.readAgain
-            do throws(InputError) {
-                if let next = try notes?.next(from: piece.stream) { step = next }
-                switch step {
-                case .fields: break
-                case .readAgain:
-                    let more = try notes == nil ? piece.next(into: &record) : piece.nextReadAgain(into: &record)
-                    guard more else { break rowsLoop }
-                case .end:
-                    // The notes end before the rows the first pass counted: not as it was read.
-                    throw InputError.fileChanged("modified", source: name)
-                }
-            } catch {
-                return (rows, error)
-            }
-            if case .fields(let fields) = step {
-                byNotes += 1
-                try body(fields)
-            } else {
-                try record.withFields(body)
-            }
-            rows += 1
-        }
-        return (rows, nil)
+        let read = try PieceRows(pieces: pieces, like: like, name: name).eachRow(k, body)
+        rowsByNotes.withLock { $0[k] = read.byNotes }
+        return (read.rows, read.error)
     }
 }

@@ -27,6 +27,8 @@ final class FormatRun {
     var typing: ColumnProfiler?
     /// `--group-by` without `--sort`: groups sorted on disk once the rows pass the budget (P2).
     var externalGroups: ExternalGroups?
+    /// `--group-by` without `--sort` of a file sized in pieces, each tallying its groups.
+    var pieceGroups: PieceGroups?
     /// A file sized in pieces on both cores, to be drawn in the same pieces (P1).
     var pieces: FilePieces?
 
@@ -74,6 +76,8 @@ final class FormatRun {
     func readAndSize() throws(OutputError) {
         if twoPass && sizeInPieces() {
             // Sized on both cores, each reading whole pieces of the file.
+        } else if sizeGroupsInPieces() {
+            // Grouped as it is sized, on both cores (`PieceGroups`).
         } else if twoPass {
             // The reader sizes some batches itself, into its own profile, when this thread is behind;
             // the profile takes its columns when it is first used (a row of 2 million columns
@@ -188,6 +192,7 @@ final class FormatRun {
     /// Sorts held rows (W11), sizes what is shown (W10), and groups with sums (W12).
     func transform(_ transforms: TableFormatter.Transforms) -> Groups {
         if let externalGroups { return externalFooters(externalGroups, selection: transforms.selection) }
+        if let pieceGroups { return footers(groupIndex: pieceGroups.index, selection: transforms.selection) { pieceGroups.sums(of: $0) } }
         if let external, let typing {
             // Sorted on disk: sized from every row, or from the first `limit` of the merge.
             if limit >= rows {

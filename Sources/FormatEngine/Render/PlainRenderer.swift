@@ -335,6 +335,9 @@ final class PlainRenderer: Renderer {
                 try styled(line.text, Self.bold)
                 try endLine()
             }
+            // A list report's blocks are set apart by a blank line, the first after every
+            // heading as well (the first heading included, with or without a title before it).
+            started = true
         }
         groupsDrawn += 1
         rowsDrawn = 0

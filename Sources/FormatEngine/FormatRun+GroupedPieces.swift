@@ -1,0 +1,246 @@
+/// `--group-by` (without `--sort`) of a CSV or TSV file read in pieces on both cores (W12, P1): the
+/// sizing pass tallies each piece's groups (`GroupTally`: rows, exact running sums, counts at each
+/// checkpoint); the drawing pass draws every piece's rows into one chunk per group, kept in memory
+/// up to the budget and on disk past it (`RowNotes`); then the groups are written in the order
+/// their values first appear, each chunk after the other, with the headings and footers between.
+/// The output is the same, byte for byte, as grouping the rows held in memory.
+final class PieceGroups: @unchecked Sendable {
+    /// The most groups grouped this way; more are grouped as before (`ExternalGroups`).
+    static let maxGroups = 256
+
+    /// The most group × column sums one piece may hold, so that every piece's tally, kept until
+    /// every piece is sized, stays within about a quarter of the budget (128 bytes a sum).
+    static func cellCap(pieces: Int, budget: Int) -> Int { max(64, budget / 4 / max(1, pieces) / 128) }
+
+    let index: Int
+    /// Every value met, as bytes; and per value, its group (values equal as text, such as the
+    /// composed and decomposed forms of one name, share a group, as held rows do).
+    private let keys: ByteKeys
+    private let groupOfKey: [Int]
+    /// Per group, in the order their values first appear: the value as first written, its rows,
+    /// per column the sum.
+    let values: [String]
+    let counts: [Int]
+    let sums: [[ExactDecimal.Running]]
+    /// Per drawing piece (the sizing pieces cut at their checkpoints), per group: the group's rows
+    /// in the pieces before it.
+    let before: [[Int]]
+
+    /// The groups of the sized pieces, in order; nil when there are more than `maxGroups`, or a
+    /// sum's numbers span more digits than are kept exactly (its addends are then cut at a scale
+    /// only the whole column gives, as `ExternalGroups` does).
+    init?(_ sized: [PieceSizing.Sized]) {
+        var keys = ByteKeys()
+        var keysOfPieces: [[Int]] = []
+        for piece in sized {
+            guard let tally = piece.tally else { return nil }
+            keysOfPieces.append((0..<tally.keys.count).map { local in
+                tally.keys.key(local).withUnsafeBufferPointer { keys.insert($0) }
+            })
+            guard keys.count <= Self.maxGroups else { return nil }
+        }
+        var groupOfValue: [String: Int] = [:]
+        var values: [String] = []
+        var groupOfKey: [Int] = []
+        for k in 0..<keys.count {
+            let value = String(decoding: keys.key(k), as: UTF8.self)
+            if let known = groupOfValue[value] {
+                groupOfKey.append(known)
+            } else {
+                groupOfValue[value] = values.count
+                groupOfKey.append(values.count)
+                values.append(value)
+            }
+        }
+        var counts = [Int](repeating: 0, count: values.count)
+        var sums = [[ExactDecimal.Running]](repeating: [], count: values.count)
+        var before: [[Int]] = []
+        for (piece, pieceKeys) in zip(sized, keysOfPieces) {
+            guard let tally = piece.tally else { return nil }
+            // Each checkpoint ends a drawing piece: the rows before it are the counts so far.
+            var previous: [Int] = []
+            for counted in tally.marks + [tally.counts] {
+                before.append(counts)
+                for (local, rows) in counted.enumerated() {
+                    counts[groupOfKey[pieceKeys[local]]] += rows - (local < previous.count ? previous[local] : 0)
+                }
+                previous = counted
+            }
+            for (local, columns) in tally.sums.enumerated() {
+                let group = groupOfKey[pieceKeys[local]]
+                if sums[group].count < columns.count { sums[group] += Array(repeating: ExactDecimal.Running(), count: columns.count - sums[group].count) }
+                for (c, sum) in columns.enumerated() { sums[group][c].merge(sum) }
+            }
+        }
+        guard !sums.contains(where: { $0.contains { $0.hasSum && $0.exactValue == nil } }) else { return nil }
+        index = sized.first?.tally?.index ?? 0
+        self.keys = keys
+        self.groupOfKey = groupOfKey
+        self.values = values
+        self.counts = counts
+        self.sums = sums
+        self.before = before
+    }
+
+    /// The group of a row (one the sizing pass met).
+    func group(of fields: Fields) -> Int {
+        groupOfKey[keys.id(of: fields[index]) ?? 0]
+    }
+}
+
+extension PieceGroups {
+    /// Each group's sums of `columns` (nil where a column has no number, or one that is not).
+    func sums(of columns: [Int]) -> [[NumberValue.Sum?]] {
+        sums.map { group in
+            columns.map { c in
+                guard c < group.count, let value = group[c].exactValue else { return nil }
+                return NumberValue.Sum(value, exact: true)
+            }
+        }
+    }
+}
+
+/// The drawing pass of `PieceGroups`: each piece's rows drawn on either core into one chunk per
+/// group, each drawn as rows `before[k][g]`… of its group (zebra stripes, a Markdown table's
+/// header before a group's first row), by a continuation of the renderer as it is after a group's
+/// heading.
+final class GroupedPieceDrawing: @unchecked Sendable {
+    struct Chunk {
+        var place: RowNotes.Place
+        var count: Int
+    }
+
+    /// A sink that keeps what is written, as `ByteArray` for `RowNotes`.
+    final class ChunkSink: OutputSink {
+        var bytes = ByteArray()
+        func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+            self.bytes.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+        }
+    }
+
+    private let rows: PieceRows
+    private let grouping: PieceGroups
+    private let afterHeading: any Renderer
+    private let draw: TableFormatter.Draw
+    let store: RowNotes
+    /// Per piece, per group: its chunk, if the piece has rows of the group.
+    let chunks: Locked<[[Chunk?]]>
+    /// Cells cut, the first error reading a piece (by piece), a chunk that could not be kept.
+    let outcome = Locked((cuts: 0, errors: [Int: InputError](), lost: false))
+
+    init(rows: PieceRows, grouping: PieceGroups, afterHeading: any Renderer, draw: @escaping TableFormatter.Draw, budget: Int) {
+        self.rows = rows
+        self.grouping = grouping
+        self.afterHeading = afterHeading
+        self.draw = draw
+        store = RowNotes(budget: budget)
+        chunks = Locked(Array(repeating: Array(repeating: nil, count: grouping.counts.count), count: rows.pieces.count))
+    }
+
+    /// Draws every piece, on both cores.
+    func drawAll() {
+        FilePieces.onBothCores(count: rows.pieces.count) { k in self.drawPiece(k) }
+    }
+
+    /// Per group, a sink and its buffer, reused from piece to piece (no fresh pages for each).
+    private typealias Workspace = [(sink: ChunkSink, out: OutputBuffer)]
+    private let workspaces = Locked<[Workspace]>([])
+
+    private func drawPiece(_ k: Int) {
+        let workspace = workspaces.withLock { $0.popLast() } ?? grouping.counts.map { _ in
+            let sink = ChunkSink()
+            return (sink, OutputBuffer(sink))
+        }
+        defer {
+            for (sink, _) in workspace { sink.bytes.removeAll(keepingCapacity: true) }
+            workspaces.withLock { $0.append(workspace) }
+        }
+        var drawing: [(sink: ChunkSink, out: OutputBuffer, renderer: any Renderer)?] = Array(repeating: nil, count: grouping.counts.count)
+        var read: (rows: Int, error: InputError?, byNotes: Int) = (0, nil, 0)
+        do {
+            read = try rows.eachRow(k) { (fields) throws(OutputError) in
+                let g = grouping.group(of: fields)
+                if drawing[g] == nil {
+                    let (sink, out) = workspace[g]
+                    let renderer = afterHeading.continuation(into: out)
+                    renderer.resume(atRow: grouping.before[k][g])
+                    drawing[g] = (sink, out, renderer)
+                }
+                // Known to be set just above.
+                try draw(drawing[g].unsafelyUnwrapped.renderer, fields)
+            }
+        } catch {
+            preconditionFailure("drawing into memory cannot fail: \(error)")
+        }
+        var cuts = 0
+        var lost = false
+        var made: [Chunk?] = Array(repeating: nil, count: drawing.count)
+        for (g, chunk) in drawing.enumerated() {
+            guard let chunk else { continue }
+            do { try chunk.out.flush() } catch { preconditionFailure("drawing into memory cannot fail: \(error)") }
+            cuts += chunk.renderer.cutCells
+            let count = chunk.sink.bytes.count
+            if let place = store.keep(chunk.sink.bytes) { made[g] = Chunk(place: place, count: count) } else { lost = true }
+        }
+        chunks.withLock { $0[k] = made }
+        outcome.withLock {
+            $0.cuts += cuts
+            $0.lost = $0.lost || lost
+            if let error = read.error { $0.errors[k] = error }
+        }
+    }
+
+    /// Chunk `k` of group `g`'s bytes (nil when the piece has none of its rows, or they were lost).
+    func bytes(_ k: Int, _ g: Int) -> ByteArray? {
+        guard let chunk = chunks.current[k][g] else { return nil }
+        switch chunk.place {
+        case .memory(let bytes): return bytes
+        case .file(let offset): return store.read(at: offset, count: chunk.count)
+        }
+    }
+}
+
+extension FormatRun {
+    /// `--group-by` without `--sort` on a CSV or TSV file: sized in pieces, each tallying its
+    /// groups, when the file can be (`sizeInPieces`) and its groups are few enough (`PieceGroups`).
+    func sizeGroupsInPieces() -> Bool {
+        guard options.groupBy != nil, options.sort.isEmpty, options.layout != .pages, input.isRereadable,
+              let index = try? TableFormatter.Transforms(options, columns: table.columns).groupIndex else { return false }
+        return sizeInPieces(groupBy: index)
+    }
+
+    /// W12 for groups tallied in pieces: each group's heading, its chunks in the pieces' order,
+    /// its footer.
+    func drawGroupedPieces(_ grouping: PieceGroups, _ groups: Groups, plan: LayoutPlan, renderer: any Renderer,
+                           draw: @escaping TableFormatter.Draw, drawn: inout Int) throws(OutputError) {
+        guard let pieces, !grouping.counts.isEmpty else { return }
+        let heading = plan.columns.first(where: { $0.source == grouping.index })?.heading ?? table.columns[grouping.index]
+        func headingLine(_ g: Int) throws(OutputError) {
+            try renderer.groupHeading(TableFormatter.groupHeading(heading, value: grouping.values[g], count: grouping.counts[g]))
+        }
+        try headingLine(0)
+        let job = GroupedPieceDrawing(rows: PieceRows(pieces: pieces, like: table, name: input.name), grouping: grouping,
+                                      afterHeading: renderer.continuation(into: OutputBuffer(MemorySink())), draw: draw,
+                                      budget: options.memoryLimit / 2)
+        job.drawAll()
+        let outcome = job.outcome.current
+        let shown = (try? TableFormatter.Transforms(options, columns: table.columns).selection) ?? nil ?? Array(table.columns.indices)
+        for g in grouping.counts.indices {
+            if g > 0 { try headingLine(g) }
+            for k in 0..<pieces.count {
+                guard let bytes = job.bytes(k, g) else { continue }
+                try bytes.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
+            }
+            renderer.resume(atRow: grouping.counts[g])
+            try drawFooter(g, groups, shown: shown, plan: plan, renderer: renderer)
+            drawn += grouping.counts[g]
+        }
+        renderer.cutCells += outcome.cuts
+        if let first = outcome.errors.min(by: { $0.key < $1.key }) {
+            result.error = result.error ?? first.value
+        } else if outcome.lost {
+            result.error = result.error ?? InputError(.readFailed, "cannot write a temporary file for --group-by (set TMPDIR to a larger disk, or raise --memory-limit)",
+                                                      source: RowSpool.temporaryDirectory)
+        }
+    }
+}

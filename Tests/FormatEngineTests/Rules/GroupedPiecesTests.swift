@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+@testable import FormatEngine
+
+/// `--group-by` of a CSV or TSV file grouped as it is read in pieces on both cores (W12, P1,
+/// `PieceGroups`): the output must be the bytes the same file prints when its rows are grouped as
+/// read whole (no pieces: every row held, or sorted on disk past the budget), in every format and
+/// layout; and the running sums behind the footers must equal `ExactDecimal.sum` of the same cells.
+@Suite("Grouped pieces")
+struct GroupedPiecesTests {
+    /// Group values: ASCII, CJK, empty, one with a comma (quoted), and "é" composed and decomposed
+    /// (equal as text: one group, shown as first written).
+    static let values = ["EMEA", "APAC", "東京", "", "North, east", "Café", "Cafe\u{301}", "a\"b"]
+
+    /// Number-like cells of every form the sums read, and some that end a column's sum.
+    static func number(_ rng: inout SplitMix64) -> String {
+        switch rng.below(14) {
+        case 0: return String(rng.below(100_000))
+        case 1: return "-" + String(rng.below(1000))
+        case 2: return "\(rng.below(1000)).\(rng.below(100))"
+        case 3: return "\(rng.below(10)).\(String(rng.below(100_000)))"
+        case 4: return "\"1,\(100 + rng.below(900)).5\""
+        case 5: return "$\(rng.below(500))"
+        case 6: return "\(rng.below(90)) kg"
+        case 7: return "\(rng.below(9) + 1)e\(rng.below(6))"
+        case 8: return "NA"
+        case 9: return ""
+        case 10: return String(repeating: "9", count: 10 + rng.below(20))  // past one word
+        case 11: return "0.\(String(repeating: "0", count: rng.below(25)))\(rng.below(9) + 1)"
+        case 12: return "0"
+        default: return String(rng.below(1_000_000_000))
+        }
+    }
+
+    /// A generated file: a group column, two number columns (one sometimes with text, or a
+    /// percentage, so its sum ends), a text column; LF or CR LF; sometimes a short row.
+    static func file(_ rng: inout SplitMix64, trial: Int, groups: Int) -> [UInt8] {
+        var lines = ["id,grp,amount,mixed,note"]
+        let rows = 150 + rng.below(500)
+        for r in 0..<rows {
+            let group = groups <= values.count ? values[rng.below(groups)] : "g\(rng.below(groups))"
+            let quoted = group.contains(",") || group.contains("\"") ? "\"" + group.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : group
+            var mixed = number(&rng)
+            if trial % 3 == 1 && rng.below(200) == 0 { mixed = "n/a text" }
+            if trial % 4 == 3 && rng.below(300) == 0 { mixed = "12.5%" }
+            let note = ["ok", "late, again", "\"quoted\"", "naïve", "長い説明"][rng.below(5)]
+            let noteCell = note.contains(",") || note.contains("\"") ? "\"" + note.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : note
+            if trial % 5 == 4 && r % 97 == 5 {
+                lines.append("\(r),\(quoted)")  // a short row: its other cells are empty
+            } else {
+                lines.append("\(r),\(quoted),\(number(&rng)),\(mixed),\(noteCell)")
+            }
+        }
+        let ending = trial % 2 == 1 ? "\r\n" : "\n"
+        return Array((lines.joined(separator: ending) + ending).utf8)
+    }
+
+    /// The output options tried, by name.
+    static let shapes: [(String, @Sendable (inout FormatOptions) -> Void)] = [
+        ("plain", { _ in }),
+        ("ansi zebra", { $0.format = .ansi; $0.zebra = true }),
+        ("box", { $0.style = .box }),
+        ("markdown", { $0.format = .markdown }),
+        ("list", { $0.layout = .list; $0.width = 60 }),
+        ("two lines at 50", { $0.cellLines = 2; $0.width = 50 }),
+        ("columns", { $0.columns = ColumnSelection(["note", "grp", "amount"]) }),
+        ("no footer", { $0.groupFooter = false }),
+    ]
+
+    static func run(_ url: URL, pieceBytes: Int?, memory: Int = 64 << 20, _ configure: (inout FormatOptions) -> Void) throws -> (text: String, error: String?, pieces: Int) {
+        var options = FormatOptions()
+        options.width = 0
+        options.groupBy = ColumnReference("grp")
+        options.pipeline.pieceBytes = pieceBytes
+        options.memoryLimit = memory
+        configure(&options)
+        let sink = MemorySink()
+        let result = try TableFormatter.run(try FileInput(path: url.path), options: options, output: sink)
+        return (sink.text, result.error?.description, result.pieces)
+    }
+
+    @Test("W12, P1: a file grouped as it is read in pieces prints what its rows grouped whole print (seeded)", arguments: 0..<shapes.count)
+    func sameAsWhole(_ shape: Int) throws {
+        var rng = SplitMix64(seed: 0x6A0 + UInt64(shape))
+        var grouped = 0
+        for trial in 0..<6 {
+            let url = try FilePiecesTests.file(Self.file(&rng, trial: trial, groups: 1 + rng.below(Self.values.count)))
+            let whole = try Self.run(url, pieceBytes: nil, Self.shapes[shape].1)
+            #expect(whole.pieces == 0)
+            for size in [97, 1000, 4096] {
+                let pieced = try Self.run(url, pieceBytes: size, Self.shapes[shape].1)
+                if pieced.pieces > 1 { grouped += 1 }
+                #expect(pieced.text == whole.text, "\(Self.shapes[shape].0), trial \(trial), pieces of \(size)")
+                #expect(pieced.error == whole.error)
+            }
+            // Chunks past a tiny budget are kept on disk: the same bytes.
+            let spilled = try Self.run(url, pieceBytes: 500, memory: 4096, Self.shapes[shape].1)
+            #expect(spilled.text == whole.text, "\(Self.shapes[shape].0), trial \(trial), chunks on disk")
+        }
+        #expect(grouped >= 12, "most runs must take the grouped-in-pieces path")
+    }
+
+    @Test("W12: more groups than PieceGroups holds, or sums past 100 digits, are grouped as before, with the same output")
+    func fallsBack() throws {
+        var rng = SplitMix64(seed: 0x6A1)
+        let many = try FilePiecesTests.file(Self.file(&rng, trial: 0, groups: PieceGroups.maxGroups + 50))
+        #expect(try Self.run(many, pieceBytes: 400) { _ in }.text == Self.run(many, pieceBytes: nil) { _ in }.text)
+        var csv = "grp,x\n"
+        for k in 0..<400 { csv += "a,\(k % 2 == 0 ? "1e-120" : "3e20")\n" }
+        let wide = try FilePiecesTests.file(Array(csv.utf8))
+        let pieced = try Self.run(wide, pieceBytes: 300) { _ in }
+        #expect(try pieced.text == Self.run(wide, pieceBytes: nil) { _ in }.text)
+        #expect(pieced.text.contains("≈"), "the rounded total is marked")
+    }
+
+    @Test("W12: a running sum, gathered in parts and merged, is ExactDecimal.sum of the same cells (seeded)")
+    func runningSums() {
+        var rng = SplitMix64(seed: 0x6A2)
+        for _ in 0..<2000 {
+            let cells = (0..<(1 + rng.below(40))).map { _ in Self.number(&rng).replacingOccurrences(of: "\"", with: "") }
+            var parts = [ExactDecimal.Running(), ExactDecimal.Running(), ExactDecimal.Running()]
+            for cell in cells {
+                var bytes = Array(cell.utf8)
+                bytes.withUnsafeMutableBufferPointer { parts[rng.below(3)].add(UnsafeBufferPointer($0)) }
+            }
+            var total = parts[0]
+            total.merge(parts[1])
+            total.merge(parts[2])
+            let expected = NumberValue.sum(cells.map { Array($0.utf8) })
+            let got = total.exactValue.map { NumberValue.Sum($0, exact: true) }
+            if let expected, expected.exact {
+                #expect(got == expected, "\(cells)")
+            } else {
+                #expect(got == nil, "\(cells)")
+            }
+        }
+    }
+
+    @Test("ByteKeys numbers keys in first-seen order and finds each by its bytes, short or long (seeded)")
+    func byteKeys() {
+        var rng = SplitMix64(seed: 0x6A3)
+        var keys = ByteKeys()
+        var model: [[UInt8]: Int] = [:]
+        for _ in 0..<5000 {
+            let length = [0, 1, 3, 7, 8, 9, 20][rng.below(7)]
+            let key = (0..<length).map { _ in UInt8(97 + rng.below(3)) }
+            let id = key.withUnsafeBufferPointer { keys.insert($0) }
+            if let known = model[key] { #expect(id == known) } else {
+                #expect(id == model.count)
+                model[key] = id
+            }
+            #expect(Array(keys.key(id)) == key)
+        }
+        #expect(keys.count == model.count)
+    }
+}
