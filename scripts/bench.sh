@@ -515,9 +515,12 @@ for key in qty customer; do
     ((ml > 0)) && line+="; tablefmt / Miller $(printf '%.3f' "$((tf * 10000 / ml))e-4") (target ≤ 0.35) $(verdict "tf * 100 <= ml * 35")"
     echo "$line"
 done
-if [[ -n ${SUMMARY[csv1m.awk.ns]:-} && ${SUMMARY[csv1m.tf.ns]:-0} -gt 0 ]]; then
-    echo "- P1 csv1m: tablefmt / awk -F, '{print \$1}': $(printf '%.3f' "$((SUMMARY[csv1m.tf.ns] * 10000 / SUMMARY[csv1m.awk.ns]))e-4") (target ≤ 1.0) $(verdict "SUMMARY[csv1m.tf.ns] <= SUMMARY[csv1m.awk.ns]")"
-fi
+# #27 (3): the plain table well ahead of awk printing one field (≤ 0.7 on CSV), JSON Lines ≤ 2.
+for key in csv1m ndjson1m; do
+    [[ -n ${SUMMARY[$key.awk.ns]:-} && ${SUMMARY[$key.tf.ns]:-0} -gt 0 ]] || continue
+    if [[ $key == csv1m ]]; then target=7 shown=0.7; else target=20 shown=2.0; fi
+    echo "- P1 $key: tablefmt / awk -F, '{print \$1}': $(printf '%.3f' "$((SUMMARY[$key.tf.ns] * 10000 / SUMMARY[$key.awk.ns]))e-4") (target ≤ $shown) $(verdict "SUMMARY[$key.tf.ns] * 10 <= SUMMARY[$key.awk.ns] * target")"
+done
 if [[ $OUTPUTS == 1 && ${OUT_RES[plain.status]:-} == ok ]]; then
     plain_ns=${OUT_RES[plain.ns]} plain_kb=${OUT_RES[plain.kb]:-0}
     for spec in "${OUT_SPEC[@]}"; do
@@ -529,7 +532,7 @@ if [[ $OUTPUTS == 1 && ${OUT_RES[plain.status]:-} == ok ]]; then
         if [[ -n $peer && ${OUT_RES[peer-$peer.status]:-} == ok ]]; then
             pns=${OUT_RES[peer-$peer.ns]}
             line+="; / ${OUT_PEER[$peer]} $(printf '%.3f' "$((ns * 1000 / pns))e-3")"
-            if [[ $key == markdown || $key == list ]]; then line+=" (target ≤ 0.2) $(verdict "ns * 5 <= pns")"; fi
+            if [[ $key == markdown || $key == list || $key == group ]]; then line+=" (target ≤ 0.2) $(verdict "ns * 5 <= pns")"; fi
         fi
         if [[ -n ${OUT_RES[$key.kb]:-} && $plain_kb -gt 0 && $key != group ]]; then
             line+="; peak $(fmt_mb "${OUT_RES[$key.kb]}") MB against the plain table's $(fmt_mb "$plain_kb") MB"
