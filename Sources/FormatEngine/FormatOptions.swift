@@ -133,3 +133,19 @@ struct PipelineTuning: Sendable {
     /// go to a temporary file (nil: `RowNotes.defaultBudget`).
     var notesBudget: Int?
 }
+
+/// What reading needs of the options (the Input stage sees nothing of the output's).
+struct InputOptions: Sendable {
+    var inputFormat: InputFormat?
+    var delimiter: UInt8?
+    var header = true
+    var encoding: TextEncoding?
+    var maxRowSize = 256 << 20
+}
+
+extension FormatOptions {
+    /// The options that shape reading.
+    var input: InputOptions {
+        InputOptions(inputFormat: inputFormat, delimiter: delimiter, header: header, encoding: encoding, maxRowSize: maxRowSize)
+    }
+}

@@ -135,7 +135,7 @@ extension FormatRun {
         let readError = result.error
         let again: TableInput
         do {
-            again = try TableInput(input, options: options, choice: table.choiceForNextPass, columns: Array(table.columns.prefix(table.headerCount)))
+            again = try TableInput(input, options: options.input, choice: table.choiceForNextPass, columns: Array(table.columns.prefix(table.headerCount)))
         } catch {
             if result.error == nil { result.error = error }
             total = drawn  // the rows not drawn were not left out by a limit: say nothing of them

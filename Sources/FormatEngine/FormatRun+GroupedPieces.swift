@@ -240,7 +240,7 @@ extension FormatRun {
             result.error = result.error ?? first.value
         } else if outcome.lost {
             result.error = result.error ?? InputError(.readFailed, "cannot write a temporary file for --group-by (set TMPDIR to a larger disk, or raise --memory-limit)",
-                                                      source: RowSpool.temporaryDirectory)
+                                                      source: TemporaryFiles.directory)
         }
     }
 }

@@ -67,7 +67,7 @@ final class ExternalGroups {
 
     /// Each group's sums of `columns` (nil where a column has no number, or one that is not), in
     /// one merge. - Returns: per group, per column, the sum; whether one was rounded.
-    func sums(of columns: [Int]) throws(ExternalSort.MergeError) -> [[NumberValue.Sum?]] {
+    func sums(of columns: [Int]) throws(ExternalSort.MergeError<Never>) -> [[NumberValue.Sum?]] {
         var out: [[NumberValue.Sum?]] = []
         var group = 0
         var left = counts.first ?? 0
@@ -178,7 +178,7 @@ extension FormatRun {
     /// The groups' footers (W12), for groups sorted on disk: summed in one merge, then sized.
     func externalFooters(_ grouping: ExternalGroups, selection: [Int]?) -> Groups {
         footers(groupIndex: grouping.groupIndex, selection: selection) { summed in
-            do throws(ExternalSort.MergeError) {
+            do throws(ExternalSort.MergeError<Never>) {
                 return try grouping.sums(of: summed)
             } catch {
                 if case .input(let error) = error { result.error = result.error ?? error }

@@ -39,7 +39,7 @@ final class FormatRun {
         self.options = options
         out = OutputBuffer(output)
         measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
-        table = try TableInput(input, options: options)
+        table = try TableInput(input, options: options.input)
         holdAll = !options.sort.isEmpty || options.groupBy != nil || (options.layout == .pages && !input.isRereadable)
         twoPass = input.isRereadable && !holdAll
         limit = options.limit ?? Int.max

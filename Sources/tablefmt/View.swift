@@ -160,10 +160,10 @@ func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, 
             try model.writeSelection(to: OutputBuffer(sink))
             return 0
         }
-        var template = Array((RowSpool.temporaryDirectory + "/tablefmt-picked-XXXXXX").utf8CString)
+        var template = Array((TemporaryFiles.directory + "/tablefmt-picked-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else {
-            printError("tablefmt: cannot make a temporary file in \(RowSpool.temporaryDirectory): \(systemMessage(errno))")
+            printError("tablefmt: cannot make a temporary file in \(TemporaryFiles.directory): \(systemMessage(errno))")
             return 74
         }
         let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

@@ -30,7 +30,7 @@ struct TableInput {
     private(set) var json: JSONReader?
     /// The reader names the columns itself (JSON keys), so rows are not checked against a header.
     let keyed: Bool
-    let options: FormatOptions
+    let options: InputOptions
     let sourceName: String
     /// Whether the column count may still grow (false once a layout is fixed).
     var columnsMayGrow = true
@@ -54,7 +54,7 @@ struct TableInput {
     ///   - columns: the earlier pass's columns, when reading the same input again: the header row
     ///     is read past, not made into names a second time (a 100 MB heading is held once, E5).
     /// - Throws: `InputError` when the header cannot be read.
-    init(_ provider: some InputProvider, options: FormatOptions, choice: Choice? = nil, columns known: [String]? = nil) throws(InputError) {
+    init(_ provider: some InputProvider, options: InputOptions, choice: Choice? = nil, columns known: [String]? = nil) throws(InputError) {
         self.options = options
         self.sourceName = provider.name
         let source = try Compression.open(provider.open(), name: provider.name)

@@ -101,8 +101,8 @@ extension DisplayWidth {
     /// each piece ending after a line feed or, failing that, a space (or at a scalar boundary),
     /// so memory stays bounded whatever the cell's size. A line at the end of a piece may then
     /// end before the width; no character is lost or changed.
-    func forEachWrappedLine(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, pieceBytes: Int = 1 << 16,
-                                   _ body: (TextLine) throws(OutputError) -> Void) throws(OutputError) {
+    func forEachWrappedLine<Failure: Error>(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, pieceBytes: Int = 1 << 16,
+                                   _ body: (TextLine) throws(Failure) -> Void) throws(Failure) {
         guard cell.count > pieceBytes else {
             for line in fit(String(decoding: cell, as: UTF8.self), width: width, maxLines: Int.max, ellipsis: .end) { try body(line) }
             return

@@ -125,15 +125,16 @@ final class ExternalSort {
         }
     }
 
-    enum MergeError: Error {
+    /// Why a merge stopped: a run could not be read, or `body` threw.
+    enum MergeError<Failure: Error>: Error {
         case input(InputError)
-        case output(OutputError)
+        case output(Failure)
     }
 
     /// Calls `body` with every row in sorted order, and the number it was added with, until it
     /// returns false: a merge of the runs (`numeric`: the sort columns' final types), each run's
     /// next row at the top of a heap.
-    func merge(numeric: [Bool], _ body: (Fields, Int) throws(OutputError) -> Bool) throws(MergeError) {
+    func merge<Failure: Error>(numeric: [Bool], _ body: (Fields, Int) throws(Failure) -> Bool) throws(MergeError<Failure>) {
         let types = keys.map { $0.index < numeric.count && numeric[$0.index] }
         let descending = keys.map(\.descending)
         let k = keys.count
@@ -247,7 +248,7 @@ final class SortedRun {
     private var buffer = GrowableArray<Int>()
     private var written: Int64 = 0
 
-    static var directory: String { RowSpool.temporaryDirectory }
+    static var directory: String { TemporaryFiles.directory }
 
     init(numeric: [Bool]) throws(InputError) {
         self.numeric = numeric

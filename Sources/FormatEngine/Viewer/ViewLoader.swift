@@ -59,7 +59,7 @@ package final class ViewLoader: @unchecked Sendable {
         let measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
         var table: TableInput
         do {
-            table = try TableInput(input, options: options)
+            table = try TableInput(input, options: options.input)
         } catch {
             state.withLock { $0.error = error; $0.done = true }
             return

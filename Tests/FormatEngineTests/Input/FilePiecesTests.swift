@@ -196,7 +196,7 @@ struct FilePiecesTests {
         let url = try Self.file(Array(text.utf8))
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let input = try FileInput(path: url.path)
-        let table = try TableInput(input, options: FormatOptions())
+        let table = try TableInput(input, options: InputOptions())
         let file = try #require(input.randomAccess)
         let pieces = try #require(FilePieces.cut(file, from: 4, size: 2000))
         let job = PieceSizing(like: table, name: input.name, measure: DisplayWidth(), trackWords: false, checkpointEvery: 500, notes: RowNotes())

@@ -102,7 +102,7 @@ enum InputTestKit {
     static func table(_ bytes: [UInt8], name: String, options: FormatOptions, keepLines: Set<Int> = []) -> Table {
         var out = Table()
         do {
-            var table = try TableInput(MemoryInput(bytes, name: name, path: name), options: options)
+            var table = try TableInput(MemoryInput(bytes, name: name, path: name), options: options.input)
             out.choice = table.choice
             var record = Record()
             while try table.next(into: &record) {

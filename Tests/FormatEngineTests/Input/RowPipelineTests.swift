@@ -86,7 +86,7 @@ struct RowPipelineTests {
         for trial in 0..<60 {
             let csv = Self.table(&rng, rows: 50 + rng.below(400))
             let input = MemoryInput(csv, name: "t.csv", path: "t.csv")
-            var table = try TableInput(input, options: FormatOptions())
+            var table = try TableInput(input, options: InputOptions())
             var rows: [Record] = []
             var record = Record()
             while try table.next(into: &record) { rows.append(record) }

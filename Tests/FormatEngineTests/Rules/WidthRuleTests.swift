@@ -65,7 +65,7 @@ enum RuleKit {
 
     static func read(_ bytes: [UInt8], path: String, options: FormatOptions) -> (columns: [String], records: [Record]) {
         do {
-            var table = try TableInput(MemoryInput(bytes, name: path, path: path), options: options)
+            var table = try TableInput(MemoryInput(bytes, name: path, path: path), options: options.input)
             var records: [Record] = []
             var record = Record()
             while try table.next(into: &record) { records.append(record) }

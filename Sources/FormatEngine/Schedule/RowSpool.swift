@@ -72,7 +72,7 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
 
     /// A spool in `directory` (`TMPDIR`, else `/tmp`); its file is made by `prepare`.
     package init(directory: String? = nil) {
-        self.directory = directory ?? Self.temporaryDirectory
+        self.directory = directory ?? TemporaryFiles.directory
     }
 
     deinit { if fd >= 0 { close(fd) } }
@@ -87,12 +87,6 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
             throw InputError(.readFailed, "cannot make a temporary file in \(directory): \(systemMessage(errno)) (set TMPDIR)", source: directory)
         }
         fd = made
-    }
-
-    /// `TMPDIR` when set, else `/tmp`.
-    package static var temporaryDirectory: String {
-        if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
-        return "/tmp"
     }
 
     // MARK: - Appending (one thread)

@@ -350,7 +350,7 @@ final class RowNotes: @unchecked Sendable {
     private let directory: String
     private let state = Locked((held: 0, fd: Int32(-1), written: Int64(0), failed: false))
 
-    init(budget: Int = defaultBudget, directory: String = RowSpool.temporaryDirectory) {
+    init(budget: Int = defaultBudget, directory: String = TemporaryFiles.directory) {
         self.budget = budget
         self.directory = directory
     }

@@ -76,7 +76,7 @@ final class RowPipeline: @unchecked Sendable {
     /// - Parameter help: The work `body` does on a batch, done on the reader thread instead for
     ///   some batches (`body` then sees `helped` and takes the result).
     /// - Throws: what `body` throws (after stopping the reader).
-    func consume(maxRows: Int, help: ((Batch) -> Void)? = nil, _ body: (Batch) throws(OutputError) -> Void) throws(OutputError) {
+    func consume<Failure: Error>(maxRows: Int, help: ((Batch) -> Void)? = nil, _ body: (Batch) throws(Failure) -> Void) throws(Failure) {
         self.help = help
         DispatchQueue.global().async { self.produce(maxRows: maxRows) }
         var index = 0
