@@ -81,9 +81,35 @@ private func leaveTerminal() -> Bool {
     return tcsetattr(fd, TCSAFLUSH, &savedModes) == 0 || !terminalGone(fd)
 }
 
+/// Writes `bytes` to a descriptor that does not block, from a signal handler: when the terminal
+/// cannot take them at once (its buffer full of a frame it has not shown yet), waits for room at
+/// most ten times 10 ms; a terminal gone ends it at once. - Returns: whether all were written.
+private func writeBriefly(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    var done = 0
+    var waits = 0
+    var retries = 0
+    while done < bytes.count {
+        let n = write(fd, base + done, bytes.count - done)
+        if n > 0 {
+            done += n
+            continue
+        }
+        if n < 0 && errno == EINTR && retries < retryLimit {
+            retries += 1
+            continue
+        }
+        guard n < 0 && errno == EAGAIN && waits < 10 else { return false }
+        waits += 1
+        var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        guard poll(&ready, 1, 10) >= 0, ready.revents & Int16(POLLHUP | POLLERR | POLLNVAL) == 0 else { return false }
+    }
+    return true
+}
+
 /// Puts the terminal back from a signal handler, where the terminal may be gone or not reading:
-/// nothing here waits. The descriptor stops blocking, the leaving sequence is written once (what
-/// the terminal cannot take now is dropped), and the modes are set at once (`TCSANOW`: no wait
+/// nothing here waits long. The descriptor stops blocking, the leaving sequence is written (a
+/// terminal that cannot take it is given 100 ms at most; what it still cannot take is dropped), and the modes are set at once (`TCSANOW`: no wait
 /// for output to drain, as `TCSAFLUSH` would), typed-ahead input discarded. On a hung-up terminal
 /// each call fails at once.
 private func leaveTerminalAtOnce() {
@@ -92,7 +118,7 @@ private func leaveTerminalAtOnce() {
     ttyDescriptor = -1
     let flags = fcntl(fd, F_GETFL)
     if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
-    if writeAll(fd, leaveBytes) || errno == EAGAIN {
+    if writeBriefly(fd, leaveBytes) || errno == EAGAIN {
         _ = tcsetattr(fd, TCSANOW, &savedModes)
         _ = tcflush(fd, TCIFLUSH)
     }
