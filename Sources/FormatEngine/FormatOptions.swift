@@ -100,6 +100,8 @@ public struct FormatOptions: Sendable {
     public var maxRowSize = 256 << 20
     /// `TABLEFMT_DEBUG=layout`: explain layout decisions (on stderr, by the executable).
     public var explainLayout = false
+    /// `--follow`: the input is watched for more rows after its end (V9, P5).
+    public var follow = false
 
     // Output
     /// Plain text, ANSI-styled text or Markdown (`-f`, O1).

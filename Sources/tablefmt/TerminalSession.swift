@@ -280,8 +280,14 @@ final class TerminalSession {
             var b = UInt8(ascii: "M")
             _ = write(writer, &b, 1)
         }
+        // Rows published wake it too: a followed row is drawn at once (V9).
+        model.setLoaderWake {
+            var b = UInt8(ascii: "M")
+            _ = write(writer, &b, 1)
+        }
         var end = enterTerminal() ? loop(model) : .terminalGone
         model.runner.setWake(nil)
+        model.setLoaderWake(nil)
         if end == .model && (terminalGone(tty) || !leaveTerminal()) { end = .terminalGone }
         // A terminal gone is left as it is: nothing written to it, no mode set that could wait.
         ttyDescriptor = -1

@@ -238,6 +238,7 @@ extension ViewState {
         let n = count
         let total = TableFormatter.grouped(n)
         parts.append(n == 0 ? "no rows" + (loading ? " yet" : "") : "row \(TableFormatter.grouped(current + 1)) of \(total)\(loading ? "+ (reading…)" : "")")
+        if let followNote { parts.append(followNote) }
         if columns.indices.contains(focus) { parts.append(columns[focus].heading) }
         if let sort = sort ?? pendingSort, columns.indices.contains(sort.column) {
             parts.append("sort: \(columns[sort.column].heading) \(sort.descending ? "▼" : "▲")\(pendingSort != nil ? " (when read)" : "")")

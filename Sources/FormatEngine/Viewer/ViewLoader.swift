@@ -26,12 +26,17 @@ package final class ViewLoader: @unchecked Sendable {
         package var keyed = false
         /// Bumped at each publish: the view redraws when it changes.
         package var changes = 0
+        /// Since when (`milliseconds()`) the reader has waited for more, every row that came
+        /// read (a pipe's or `--follow`'s writer paused); nil while rows come (V9).
+        package var waitingSince: Int?
     }
 
     package let store: RowStore
     private let state = Locked(Progress())
     private let cancelled = Locked(false)
     private let finished = DispatchSemaphore(value: 0)
+    /// Called after each publish (the view's loop wakes for new rows at once, V9).
+    let wake = Locked<(@Sendable () -> Void)?>(nil)
 
     package init(store: RowStore) { self.store = store }
 
@@ -86,7 +91,7 @@ package final class ViewLoader: @unchecked Sendable {
         var lastPublish = Self.milliseconds()
         let limit = options.limit ?? Int.max
         var failure: InputError?
-        func publish() {
+        func publish(waiting: Bool = false) {
             if let direct {
                 direct.publish(end: Int64(table.stream.offset) + bom)
             } else {
@@ -104,11 +109,13 @@ package final class ViewLoader: @unchecked Sendable {
                 progress.columns = names
                 progress.profiles = profiles
                 progress.changes += 1
+                progress.waitingSince = waiting ? Self.milliseconds() : nil
             }
             lastPublish = Self.milliseconds()
+            wake.current?()
         }
         // A pipe's writer pausing (`tail -f`): what came is shown now (P4).
-        table.stream.beforeWaiting = { publish() }
+        table.stream.beforeWaiting = { publish(waiting: true) }
         while rows < limit && failure == nil && !cancelled.current {
             let start = Int64(table.stream.offset) + bom
             do {
@@ -145,6 +152,7 @@ package final class ViewLoader: @unchecked Sendable {
             progress.done = true
             progress.changes += 1
         }
+        wake.current?()
     }
 
     /// The rows of `input` found again in its file, when it is a regular file of uncompressed

@@ -3,7 +3,7 @@
 /// drawn from it. Everything here is pure but the loader's and the runner's threads; tests drive
 /// it with keys (and, with a `manual` runner, the runner's messages) and read its frames.
 package final class ViewModel {
-    private(set) var state: ViewState
+    var state: ViewState
     let loader: ViewLoader
     package let runner: ViewRunner
     private var seen = -1
@@ -21,17 +21,22 @@ package final class ViewModel {
         state = ViewState(options: options, source: source, color: color, width: width, height: height)
         if let sort = options.sort.first { pendingSort = sort }
         _ = refresh()
+        if options.follow { state.startFollowing() }
     }
 
     /// `--sort`'s first key, applied once its column is known (and every row read, V3).
     private var pendingSort: SortKey?
+    /// What the input says of itself while it is followed (`--follow`: truncated, replaced, V9).
+    package var notices: (@Sendable () -> String?)?
+    var noticed: String?
 
     /// Takes in what the loader read and the runner said since the last call.
     /// - Returns: whether anything changed.
     package func refresh() -> Bool {
         let loaded = takeLoaded()
         let told = takeMessages()
-        return loaded || told
+        let followed = takeFollowing()
+        return loaded || told || followed
     }
 
     /// Takes in what the loader read since the last call. - Returns: whether anything changed.
@@ -56,7 +61,7 @@ package final class ViewModel {
 
     /// Hands the runner the work the state asks for, when it is not the one it has: the one
     /// before is cancelled (it was given up, or replaced).
-    private func handWork() {
+    func handWork() {
         let wanted = state.running?.work
         guard wanted?.id ?? 0 != handed else { return }
         if handed != 0 { runner.cancel(handed) }

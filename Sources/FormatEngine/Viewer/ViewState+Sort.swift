@@ -6,7 +6,7 @@ extension ViewState {
     mutating func requestSort(_ key: SortKey) {
         let names = profiles.map(\.name)
         guard let source = try? key.column.resolve(in: names), let column = columns.firstIndex(where: { $0.source == source }) else { return }
-        if loading || running != nil {
+        if (loading && !follow.caughtUp) || running != nil {
             pendingSort = (column, key.descending)  // after the rows, and the groups
         } else {
             startSort((column, key.descending))
@@ -33,7 +33,7 @@ extension ViewState {
             unsort()
             return
         }
-        if loading {
+        if loading && !follow.caughtUp {
             if running.map({ if case .sort = $0.work.kind { true } else { false } }) == true { cancelWork() }
             pendingSort = next
             message = "sorted once every row is read"

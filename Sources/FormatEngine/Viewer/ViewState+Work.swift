@@ -52,6 +52,7 @@ extension ViewState {
         // The groups, and a sort asked for while rows were read, wait for the work before them.
         startGroups()
         if !loading, self.running == nil, let pending = pendingSort { startSort(pending) }
+        takeNewRows(data)
         clampPosition(data)
     }
 

@@ -60,7 +60,7 @@ struct ViewState {
     /// The input columns shown, in order (`--columns`, W9).
     var shown: [Int] = []
     /// The shown columns as laid out (widths as resized by `<` `>`), and as computed.
-    private(set) var columns: [ColumnLayout] = []
+    var columns: [ColumnLayout] = []
     var computed: [Int] = []
     /// The detail sheet's plan: the list report's, at the screen's width (W8).
     var sheet: LayoutPlan?
@@ -96,6 +96,8 @@ struct ViewState {
     var workCount = 0
     /// `Esc` stopped the grouping (`--group-by`): the rows stay ungrouped.
     var groupsStopped = false
+    /// Following the rows as they come (V9, ViewState+Follow.swift).
+    var follow = FollowState()
 
     // MARK: Position
 
@@ -156,7 +158,7 @@ struct ViewState {
         loaded = rows
         loading = !done
         loadError = error.map { "\($0)" }
-        if resized { relayout() }
+        if resized { relayoutGrowing() }
         if before < rows {
             if order == nil, var f = filter, f.scanned < rows {
                 extend(&f, data: data)
@@ -169,6 +171,7 @@ struct ViewState {
         }
         if done { startGroups() }
         if done, running == nil, let pending = pendingSort { startSort(pending) }
+        takeNewRows(data)
         clampPosition(data)
     }
 
@@ -234,6 +237,10 @@ struct ViewState {
     /// What `key` does (V2–V6). `data` gives rows to sort, filter and search.
     mutating func handle(_ key: ViewKey, data: any ViewRows) {
         message = nil
+        if followKey(key) {
+            clampPosition(data)
+            return
+        }
         switch mode {
         case .table: tableKey(key, data: data)
         case .detail(let scroll): detailKey(key, scroll: scroll, data: data)
@@ -250,6 +257,7 @@ struct ViewState {
         }
         if key == .control("c") { exit = .interrupt }
         clampPosition(data)
+        noteFollowing()
     }
 
     private mutating func tableKey(_ key: ViewKey, data: any ViewRows) {

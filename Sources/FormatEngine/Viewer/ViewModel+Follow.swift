@@ -1,0 +1,30 @@
+/// Following in the model (V9): whether the reader has caught up with its writer, what the
+/// followed input says of itself, and the loop woken as rows are published.
+extension ViewModel {
+    /// Takes in whether the reader has waited for its writer for as long as a pause takes (P4:
+    /// `TableFormatter.windowPause`), and what the input says of itself (`--follow`: truncated,
+    /// replaced). - Returns: whether anything changed.
+    func takeFollowing() -> Bool {
+        let since = loader.progress.waitingSince
+        let caughtUp = !state.loading ? false : since.map { ViewLoader.milliseconds() - $0 >= TableFormatter.windowPause } ?? false
+        var changed = false
+        if caughtUp != state.follow.caughtUp {
+            state.follow.caughtUp = caughtUp
+            state.takeNewRows(loader.store)
+            handWork()
+            changed = true
+        }
+        if let notices, let notice = notices(), notice != noticed {
+            noticed = notice
+            state.message = notice
+            changed = true
+        }
+        return changed
+    }
+
+    /// `wake` is called (on the reading thread) whenever rows are published: the key loop draws
+    /// them at once rather than at its next timeout (V9). Nil: none is called.
+    package func setLoaderWake(_ wake: (@Sendable () -> Void)?) {
+        loader.wake.withLock { $0 = wake }
+    }
+}
