@@ -2,6 +2,8 @@
 extension FormatRun {
     /// The title, the rows (in groups, or in pages' bands), then the notes.
     func draw(_ plan: LayoutPlan, transforms: TableFormatter.Transforms, groups: Groups) throws(OutputError) {
+        var plan = plan
+        plan.keepsColumns = options.follow
         let renderer = Renderers.make(plan, options: options, out: out)
         if let title = options.title { try renderer.title(title) }
         var supply: TableFormatter.Supply = holdAll ? .memory(held) : twoPass ? .file(count: rows) : .stream(held)
@@ -13,7 +15,8 @@ extension FormatRun {
         switch plan.mode {
         case .table, .list:
             if plan.mode == .table { try renderer.beginTable(plan.columns, caption: nil) }
-            let draw: TableFormatter.Draw = plan.mode == .table ? { (r, row) throws(OutputError) in try r.row(row) } : { (r, row) throws(OutputError) in try r.block(row) }
+            var draw: TableFormatter.Draw = plan.mode == .table ? { (r, row) throws(OutputError) in try r.row(row) } : { (r, row) throws(OutputError) in try r.block(row) }
+            if plan.mode == .table, let every = options.headingsEvery { draw = Self.headingsAgain(every: every, columns: plan.columns, draw) }
             let grouped = externalGroups != nil || pieceGroups != nil || transforms.groupIndex != nil && holdAll
             if grouped {
                 if let pieceGroups {

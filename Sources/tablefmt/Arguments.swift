@@ -91,6 +91,11 @@ enum Arguments {
                    help: "the first CSV/TSV row is data; columns are named Column 1…N") { inv, _ in
             inv.options.header = false
         },
+        OptionSpec(long: "follow", short: nil, value: nil, group: "Input",
+                   help: "after the input's end, wait for more rows as tail -F does: a file appended to, truncated or rotated is read on; the view follows the last row, print streams rows as they come; Ctrl-C ends it (exit 0)",
+                   brief: "wait for more rows, as tail -F (view and print)") { inv, _ in
+            inv.options.follow = true
+        },
         OptionSpec(long: "encoding", short: nil, value: "ENC", group: "Input",
                    help: "utf-8|utf-16le|utf-16be|latin1|cp1252 (default: UTF-8, or UTF-16 by its BOM)", choices: ["utf-8", "utf-16le", "utf-16be", "latin1", "cp1252"]) { inv, v throws(UsageError) in
             guard let encoding = TextEncoding(name: v) else { throw invalid("--encoding", v, "utf-8, utf-16le, utf-16be, latin1, cp1252") }

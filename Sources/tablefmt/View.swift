@@ -47,12 +47,12 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
     let size = Terminal.size(tty) ?? (width: 80, height: 24)
     let input: any InputProvider
     do {
-        input = file == "-" ? StandardInput() : try FileInput(path: file)
+        input = options.follow ? try followedInput(file, options, stop: -1) : file == "-" ? StandardInput() as any InputProvider : try FileInput(path: file)
     } catch {
         printError("tablefmt: \(error)")
         return error.exitCode
     }
-    guard when == .auto else { return view(input, options, tty: tty, color: color, sink) }
+    guard when == .auto && !options.follow else { return view(input, options, tty: tty, color: color, sink) }
     let peeked: PeekedInput
     do {
         peeked = try PeekedInput(input, limit: peekLimit, pause: TableFormatter.windowPause)
@@ -118,6 +118,7 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
     }
     // Sorts, filters and searches run on a thread of their own, so keys work meanwhile (V8).
     let model = ViewModel(loader: loader, options: options, source: input.name, color: color, width: size.width, height: size.height, runner: ViewRunner(.background))
+    if let followed = input as? FollowedFile { model.notices = { followed.notice } }
     let session = TerminalSession(tty: tty)
     let end = session.run(model)
     model.stop()

@@ -42,6 +42,11 @@ func runTool() -> Int32 {
         printError("try 'tablefmt --help'")
         return 64
     }
+    if options.follow && files.count > 1 {
+        printError("tablefmt: --follow follows one input; name one file")
+        printError("try 'tablefmt --help'")
+        return 64
+    }
     if files.count == 1 && (when == .always || (when == .auto && autoMayView(invocation, options))) {
         return viewOrPrint(files[0], options, when, color: viewColors(invocation), sink)
     }
@@ -103,7 +108,9 @@ func blankLine(_ sink: any OutputSink) throws(OutputError) {
 func formatOne(_ file: String, _ options: FormatOptions, _ sink: any OutputSink, separated: Bool = false) -> Int32 {
     let result: RunResult
     do {
-        if file != "-" {
+        if options.follow {
+            result = try followPrinted(file, options, sink)
+        } else if file != "-" {
             let input = try FileInput(path: file)
             if separated { try blankLine(sink) }
             result = try run(input, options, sink)

@@ -101,7 +101,7 @@ public final class DescriptorSource: ByteSource {
 private func openReadOnly(_ path: String) -> Int32 { open(path, O_RDONLY) }
 
 
-@inline(__always) private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+@inline(__always) func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
     #if canImport(Glibc)
     return Glibc.read(fd, buffer, count)
     #else

@@ -54,6 +54,9 @@ struct LayoutPlan: Sendable, Equatable {
     var bands: [[ColumnLayout]] = []
     /// The whole container's width (notes and titles fit in it); nil is unlimited.
     var containerWidth: Int?
+    /// `--follow` (P5): a later value wider than its column is cut to it even with no width
+    /// limit, so the rows that keep coming stay aligned.
+    var keepsColumns = false
     /// List: the label column's width, and the values' (nil: unlimited).
     var labelWidth = 0
     var valueWidth: Int?

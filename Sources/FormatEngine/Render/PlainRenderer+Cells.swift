@@ -106,7 +106,7 @@ extension PlainRenderer {
             }
             return
         }
-        if width > column.width && plan.containerWidth == nil {
+        if width > column.width && plan.containerWidth == nil && !plan.keepsColumns {
             // No width limit, yet wider than its column (a pipe's row after the sizing window):
             // shown whole, the line grows, rather than cut.
             try place(TextLine(text: Sanitize.visible(String(decoding: cell, as: UTF8.self)), width: width), width: column.width, right: column.right)

@@ -1,0 +1,300 @@
+import Foundation
+import Testing
+@testable import FormatEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--follow` printed, end to end (I10, P5): the release binary follows a file or a pipe that a
+/// writer here pauses on, appends to, truncates and rotates; its output is read as it comes.
+@Suite("CLI: --follow printed", .serialized)
+struct FollowPrintTests {
+    /// The binary running with its standard output on a pipe this test reads as it comes.
+    final class Follower {
+        let pid: pid_t
+        private let out: Int32
+        /// The input pipe's write end (-1: the input is a file).
+        let input: Int32
+        let errPath: String
+        private(set) var output = ""
+        /// When each output line was first read (`ViewLoader.milliseconds()`).
+        private(set) var lineTimes: [(line: String, at: Int)] = []
+        private var partial = ""
+        var reaped = false
+
+        /// Starts `tablefmt arguments`, its standard input a pipe when `pipeInput`, else /dev/null.
+        init(_ arguments: [String], pipeInput: Bool = false) throws {
+            var outEnds: [Int32] = [-1, -1], inEnds: [Int32] = [-1, -1]
+            guard pipe(&outEnds) == 0, !pipeInput || pipe(&inEnds) == 0 else { throw POSIXError(.EIO) }
+            errPath = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-follow-err-\(UUID().uuidString)").path
+            var actions = posix_spawn_file_actions_t()
+            posix_spawn_file_actions_init(&actions)
+            defer { posix_spawn_file_actions_destroy(&actions) }
+            if pipeInput {
+                posix_spawn_file_actions_adddup2(&actions, inEnds[0], 0)
+                posix_spawn_file_actions_addclose(&actions, inEnds[1])
+            } else {
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            }
+            posix_spawn_file_actions_adddup2(&actions, outEnds[1], 1)
+            posix_spawn_file_actions_addclose(&actions, outEnds[0])
+            posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            var attributes = posix_spawnattr_t()
+            posix_spawnattr_init(&attributes)
+            defer { posix_spawnattr_destroy(&attributes) }
+            var all = sigset_t(), none = sigset_t()
+            sigfillset(&all)
+            sigemptyset(&none)
+            posix_spawnattr_setsigdefault(&attributes, &all)
+            posix_spawnattr_setsigmask(&attributes, &none)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+            let binary = TestPaths.binary.path
+            let argv = ([binary] + arguments).map { strdup($0) } + [nil]
+            let envp = [strdup("PATH=/usr/bin:/bin"), strdup("SWIFT_BACKTRACE=enable=no"), nil]
+            defer { (argv + envp).forEach { free($0) } }
+            var child: pid_t = 0
+            let status = posix_spawn(&child, binary, &actions, &attributes, argv, envp)
+            close(outEnds[1])
+            if pipeInput { close(inEnds[0]) }
+            guard status == 0 else { throw POSIXError(POSIXErrorCode(rawValue: status) ?? .EIO) }
+            pid = child
+            out = outEnds[0]
+            input = pipeInput ? inEnds[1] : -1
+            _ = fcntl(out, F_SETFL, fcntl(out, F_GETFL) | O_NONBLOCK)
+        }
+
+        deinit {
+            if !reaped {
+                kill(pid, SIGKILL)
+                var status: Int32 = 0
+                waitpid(pid, &status, 0)
+            }
+            close(out)
+            if input >= 0 { close(input) }
+            unlink(errPath)
+        }
+
+        /// Reads what came, waiting up to `milliseconds` for the first byte.
+        func drain(milliseconds: Int32) {
+            var request = pollfd(fd: out, events: Int16(POLLIN), revents: 0)
+            guard poll(&request, 1, milliseconds) > 0 else { return }
+            var buffer = [UInt8](repeating: 0, count: 1 << 16)
+            while true {
+                let n = buffer.withUnsafeMutableBytes { Glibc.read(out, $0.baseAddress, $0.count) }
+                guard n > 0 else { return }
+                let text = String(decoding: buffer[0..<n], as: UTF8.self)
+                output += text
+                let now = ViewLoader.milliseconds()
+                partial += text
+                while let newline = partial.firstIndex(of: "\n") {
+                    lineTimes.append((String(partial[..<newline]), now))
+                    partial = String(partial[partial.index(after: newline)...])
+                }
+            }
+        }
+
+        /// Reads until `text` is in the output (true) or `seconds` pass.
+        @discardableResult
+        func read(until text: String, seconds: Double = 10) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline && !output.contains(text) { drain(milliseconds: 20) }
+            return output.contains(text)
+        }
+
+        /// Reads until the table has `count` rows (true) or `seconds` pass.
+        @discardableResult
+        func read(rows count: Int, seconds: Double = 10) -> Bool {
+            let deadline = Date().addingTimeInterval(seconds)
+            while Date() < deadline && FollowPrintTests.rows(output).count < count { drain(milliseconds: 20) }
+            return FollowPrintTests.rows(output).count >= count
+        }
+
+        /// Forgets the output read so far but its last line (a fast writer's output is not kept).
+        func clear() {
+            if let last = output.split(separator: "\n").last { output = String(last) }
+        }
+
+        /// When the line starting `prefix` was read, if it was.
+        func time(of prefix: String) -> Int? { lineTimes.first { $0.line.hasPrefix(prefix) }?.at }
+
+        /// Writes `text` to the input pipe.
+        func send(_ text: String) {
+            _ = text.withCString { write(input, $0, strlen($0)) }
+        }
+
+        /// SIGINT, then the exit status (nil: still running after `seconds`).
+        func interrupt(seconds: Double = 10) -> Int32? {
+            kill(pid, SIGINT)
+            return wait(seconds: seconds)
+        }
+
+        func wait(seconds: Double = 10) -> Int32? {
+            let deadline = Date().addingTimeInterval(seconds)
+            var status: Int32 = 0
+            while Date() < deadline {
+                drain(milliseconds: 20)
+                if waitpid(pid, &status, WNOHANG) == pid {
+                    reaped = true
+                    drain(milliseconds: 50)
+                    return status & 0x7F != 0 ? 128 + (status & 0x7F) : (status >> 8) & 0xFF
+                }
+            }
+            return nil
+        }
+
+        var errors: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
+
+        /// CPU time used so far, in clock ticks (`/proc/PID/stat`: user + system).
+        var cpuTicks: Int {
+            guard let text = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = text.lastIndex(of: ")") else { return 0 }
+            let fields = text[text.index(after: close)...].split(separator: " ")
+            // After the name: state is field 3, utime 14 and stime 15 (1-based) → 11 and 12 here.
+            guard fields.count > 12 else { return 0 }
+            return (Int(fields[11]) ?? 0) + (Int(fields[12]) ?? 0)
+        }
+    }
+
+    static func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-follow-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    static func append(_ text: String, to path: String) {
+        let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        _ = text.withCString { write(fd, $0, strlen($0)) }
+        close(fd)
+    }
+
+    /// The data lines of a printed table: the lines after the rule, spaces squeezed.
+    static func rows(_ output: String) -> [String] {
+        let lines = output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let rule = lines.firstIndex(where: { $0.hasPrefix("─") }) else { return [] }
+        return lines[(rule + 1)...].filter { !$0.isEmpty }.map { $0.split(separator: " ").joined(separator: " ") }
+    }
+
+    @Test("I10/P5: a file appended to, a partial line, truncated, rotated: every row once, in order; news on stderr; Ctrl-C ends it, exit 0")
+    func fileAppendTruncateRotate() throws {
+        let dir = try Self.folder()
+        let path = dir.appendingPathComponent("log.csv").path
+        try "name,qty\na,1\nb,22\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let run = try Follower(["--follow", "--view", "never", path])
+        #expect(run.read(rows: 2))
+        Self.append("c,333\n", to: path)
+        #expect(run.read(rows: 3))
+        Self.append("d,4", to: path)  // a line without its line feed waits for it
+        run.drain(milliseconds: 400)
+        #expect(!run.output.contains("d "))
+        Self.append("4\n", to: path)
+        #expect(run.read(rows: 4))
+        // Rotated: renamed away (a last line left without its line feed), created again with
+        // its header, which is not a row.
+        Self.append("e,5", to: path)
+        rename(path, path + ".1")
+        try "name,qty\nf,6\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(run.read(rows: 6))
+        // Truncated and written again from its start.
+        truncate(path, 0)
+        usleep(300_000)
+        Self.append("g,7\n", to: path)
+        #expect(run.read(rows: 7))
+        #expect(run.interrupt() == 0)
+        #expect(Self.rows(run.output) == ["a 1", "b 22", "c 333", "d 44", "e 5", "f 6", "g 7"])
+        #expect(run.output.hasSuffix("\n"))
+        #expect(run.errors.contains("log.csv was replaced: read from the new file's start"))
+        #expect(run.errors.contains("log.csv was truncated: read from its start"))
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    @Test("P5: rows from a pipe that pauses are printed within 100 ms of their line (median), in the first rows' widths; Ctrl-C ends it, exit 0")
+    func pipeLatency() throws {
+        let run = try Follower(["--follow", "--view", "never"], pipeInput: true)
+        run.send("name,note\nfirst,short\n")
+        #expect(run.read(until: "first"))
+        var latencies: [Int] = []
+        for k in 0..<20 {
+            let sent = ViewLoader.milliseconds()
+            run.send("row\(k),\(k == 7 ? "a much longer note than the window had" : "n\(k)")\n")
+            #expect(run.read(until: "row\(k) ", seconds: 5))
+            if let at = run.time(of: "row\(k) ") { latencies.append(at - sent) }
+            usleep(30_000)
+        }
+        latencies.sort()
+        #expect(latencies.count == 20)
+        #expect(latencies[latencies.count / 2] < 100, "latencies \(latencies)")
+        #expect(run.interrupt() == 0)
+        // The later wider note is cut to the column the first rows set, never breaking alignment.
+        let lines = run.output.split(separator: "\n").map(String.init)
+        let row7 = try #require(lines.first { $0.hasPrefix("row7 ") })
+        let first = try #require(lines.first { $0.hasPrefix("first ") })
+        #expect(row7 == "row7   a mu…" && row7.count == first.count)
+        #expect(run.output.contains("cut to the widths of the first"))
+    }
+
+    @Test("P5: a list report and Markdown follow too")
+    func otherReports() throws {
+        for (arguments, first, later) in [(["--list-report"], "a\nQty  1\n", "b\nQty  2\n"), (["-f", "markdown"], "| a | 1 |\n", "| b | 2 |\n")] {
+            let run = try Follower(["--follow", "--view", "never"] + arguments, pipeInput: true)
+            run.send("name,qty\na,1\n")
+            #expect(run.read(until: first), "\(arguments)")
+            run.send("b,2\n")
+            #expect(run.read(until: later), "\(arguments)")
+            #expect(run.interrupt() == 0)
+        }
+    }
+
+    @Test("I10: following an idle file costs no CPU to speak of (under 1% over 3 s)")
+    func idleCPU() throws {
+        let dir = try Self.folder()
+        let path = dir.appendingPathComponent("idle.csv").path
+        try "a,b\n1,2\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let run = try Follower(["--follow", "--view", "never", path])
+        #expect(run.read(until: "1"))
+        usleep(300_000)
+        let before = run.cpuTicks
+        usleep(3_000_000)
+        let used = run.cpuTicks - before
+        #expect(used <= 3, "\(used) ticks in 3 s")  // 100 ticks a second: 3 is 1%
+        #expect(run.interrupt() == 0)
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    @Test("P2/P5: a fast writer of 1M rows through a printed follow keeps memory flat")
+    func fastWriterFlatMemory() throws {
+        let run = try Follower(["--follow", "--view", "never"], pipeInput: true)
+        let writer = run.input
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var chunk = "id,name,amount\n"
+            _ = chunk.withCString { write(writer, $0, strlen($0)) }
+            for block in 0..<1000 {
+                chunk = ""
+                for k in 0..<1000 { chunk += "\(block * 1000 + k),name \(k),\(k).5\n" }
+                _ = chunk.withCString { p in
+                    var done = 0
+                    let count = strlen(p)
+                    while done < count {
+                        let n = write(writer, p + done, count - done)
+                        if n <= 0 { break }
+                        done += n
+                    }
+                }
+            }
+            done.signal()
+        }
+        var peak = 0
+        while done.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
+            run.drain(milliseconds: 10)
+            peak = max(peak, ReliabilityKit.residentHighWater(run.pid))
+            if run.output.count > 1 << 20 { run.clear() }
+        }
+        #expect(run.read(until: "999999 ", seconds: 30))
+        peak = max(peak, ReliabilityKit.residentHighWater(run.pid))
+        #expect(peak > 0 && peak < 40_000, "VmHWM \(peak) KiB")
+        #expect(run.interrupt() == 0)
+    }
+}
