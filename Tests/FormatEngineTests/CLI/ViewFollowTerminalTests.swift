@@ -1,0 +1,125 @@
+import Foundation
+import Testing
+@testable import FormatEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Following in the view, end to end on a pseudo-terminal (V9, I10): the release binary follows a
+/// file or a pipe that a writer here appends to, pauses on and rotates.
+@Suite("Viewer: following on a pseudo-terminal", .serialized)
+struct ViewFollowTerminalTests {
+    typealias Session = ViewTerminalTests.Session
+    typealias P = FollowPrintTests
+
+    /// The row's token is on the screen (true), waiting up to `seconds`; the milliseconds it took.
+    static func shows(_ session: Session, _ token: String, seconds: Double = 5) -> (Bool, Int) {
+        let start = ViewLoader.milliseconds()
+        let found = session.read(until: token, seconds: seconds)
+        return (found, ViewLoader.milliseconds() - start)
+    }
+
+    @Test("V9/I10: --follow FILE opens following: appended rows show within 100 ms (median); k stops (+N new rows), G follows again; a rotation is said")
+    func followFile() throws {
+        let dir = try P.folder()
+        let path = dir.appendingPathComponent("app.csv").path
+        var text = "id,event\n"
+        for k in 1...40 { text += "\(k),start \(k)\n" }
+        try text.write(toFile: path, atomically: false, encoding: .utf8)
+        let session = try Session(["--follow", path], width: 200, height: 12)
+        #expect(session.read(until: "row 40 of 40+"))
+        #expect(session.read(until: "following"))
+        var latencies: [Int] = []
+        for k in 0..<15 {
+            P.append("\(41 + k),zq\(k)x\n", to: path)
+            let (found, took) = Self.shows(session, "zq\(k)x")
+            #expect(found, "row \(k)")
+            latencies.append(took)
+            usleep(20_000)
+        }
+        latencies.sort()
+        // Drawn when the row is published (the loop is woken), not at the loop's next 100 ms
+        // timeout, which alone would give a median near 50 ms.
+        #expect(latencies[latencies.count / 2] < 30, "\(latencies)")
+        #expect(session.read(until: "following · 15 new"))
+        session.send("k")
+        P.append("56,late one\n57,late two\n", to: path)
+        #expect(session.read(until: "+2 new rows"))
+        #expect(!session.screen.hasSuffix("late two"))
+        session.send("G")
+        #expect(session.read(until: "row 57 of 57+"))
+        // Rotated: renamed away and created again, its header written again.
+        rename(path, path + ".1")
+        try "id,event\n58,after rotation\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(session.read(until: "app.csv was replaced"))
+        #expect(session.read(until: "after rotation"))
+        #expect(session.read(until: "row 58 of 58+"))
+        session.send("q")
+        #expect(session.wait() == 0)
+        #expect(session.modesRestored)
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    @Test("P5: printed to a terminal (--view never), a followed table draws its headings again every screenful")
+    func headingsEveryScreenful() throws {
+        let dir = try P.folder()
+        let path = dir.appendingPathComponent("app.csv").path
+        try "id,event\n1,one\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let session = try Session(["--follow", "--view", "never", path], height: 8)
+        #expect(session.read(until: "one"))
+        for k in 2...12 { P.append("\(k),e\(k)\n", to: path) }
+        #expect(session.read(until: "e12"))
+        session.send("\u{03}")  // Ctrl-C: SIGINT from the terminal
+        #expect(session.wait() == 0)
+        let plain = session.screen.replacing(/\x{1B}\[[0-9;]*m/, with: "")
+        let lines = plain.split(separator: "\r\n").map(String.init)
+        // 8 lines: the headings before every 5 rows (the screen less the headings, their rule and a line).
+        let headings = lines.indices.filter { lines[$0].hasPrefix("ID  Event") }
+        #expect(headings == [0, 7, 14], "\(lines)")
+        #expect(lines.filter { $0.hasPrefix("─") }.count == 3)
+        #expect(lines[16] == "11  e11" && lines[17] == "12  e12", "\(lines)")
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    @Test("V9: tail -f … | tablefmt: G at the end of a pipe follows its new rows, the status says following")
+    func followPipe() throws {
+        let dir = try P.folder()
+        let fifo = dir.appendingPathComponent("rows").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let session = try Session(["-c", "exec '\(TestPaths.binary.path)' --view always < '\(fifo)'"], height: 12, program: "/bin/sh")
+        let writer = open(fifo, O_WRONLY)
+        defer { close(writer) }
+        func send(_ text: String) { _ = text.withCString { write(writer, $0, strlen($0)) } }
+        send("id,word\n" + (1...30).map { "\($0),w\($0)\n" }.joined())
+        #expect(session.read(until: "row 1 of 30+"))
+        session.send("G")
+        #expect(session.read(until: "following"))
+        send("31,pq31x\n")
+        #expect(Self.shows(session, "pq31x").0)
+        #expect(session.read(until: "row 31 of 31+"))
+        session.send("q")
+        #expect(session.wait() == 0)
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    @Test("V7/V9: a fast writer of 10M rows into a followed view keeps its memory within the view's budget (8 bytes a row)")
+    func fastWriterMemory() throws {
+        let dir = try P.folder()
+        let fifo = dir.appendingPathComponent("rows").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let awk = "BEGIN { print \"id,name,amount\"; for (i = 0; i < 10000000; i++) print i \",name \" i \",\" i \".5\" }"
+        let script = "{ awk '\(awk)'; sleep 60; } > '\(fifo)' & exec '\(TestPaths.binary.path)' --follow --view always < '\(fifo)'"
+        let session = try Session(["-c", script], height: 12, program: "/bin/sh")
+        #expect(session.read(until: "following"))
+        #expect(session.read(until: "row 10,000,000 of 10,000,000+", seconds: 120))
+        let peak = ReliabilityKit.residentHighWater(session.pid)
+        // 10M rows: an index of 80 MB; the rows themselves are spooled to disk.
+        #expect(peak > 0 && peak < 160_000, "VmHWM \(peak) KiB")
+        session.send("q")
+        #expect(session.wait() == 0)
+        try? FileManager.default.removeItem(at: dir)
+    }
+}
