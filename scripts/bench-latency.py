@@ -22,6 +22,15 @@
       until its line is printed, the pipe left open all along. Prints "<median
       ms> <max ms> <rows timed>", or "timeout <what>" when a line does not come
       within TIMEOUT seconds.
+
+  bench-latency.py follow pipe|pty ROWS IDLE TIMEOUT -- CMD...
+      Following (I10, P5, V9): writes a header and 50 rows to a new file,
+      starts `CMD... --follow FILE` (its output on a pipe, or the view on a
+      pseudo-terminal), then ROWS times: waits 100 ms, appends one row with
+      a token of its own to the file and times until the token is printed or
+      drawn. Then leaves it idle IDLE seconds and reads its CPU time
+      (/proc/PID/stat). Prints "<median ms> <max ms> <rows timed> <idle CPU
+      %>", or "timeout <what>".
 """
 import os
 import select
@@ -53,7 +62,8 @@ def spawn_ms(cmd):
 def end_child(p):
     """Closes the child's stdin and ends it (terminate, then kill after 5 s)."""
     try:
-        p.stdin.close()
+        if p.stdin is not None:
+            p.stdin.close()
     except OSError:
         pass
     if p.poll() is None:
@@ -203,10 +213,90 @@ def live_rows(args):
         print("%.2f %.2f %d" % (statistics.median(delays), max(delays), len(delays)))
 
 
+def cpu_ticks(pid):
+    """User and system time of `pid` so far, in clock ticks (/proc/PID/stat)."""
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def follow(args):
+    head, cmd = split_cmd(args)
+    mode, rows, idle, timeout = head[0], int(head[1]), float(head[2]), float(head[3])
+    import tempfile
+    folder = tempfile.mkdtemp(prefix="tablefmt-bench-follow-")
+    path = os.path.join(folder, "app.csv")
+    with open(path, "w") as f:
+        f.write("id,event,amount\n" + "".join("%d,start %d,%d.5\n" % (k, k, k) for k in range(50)))
+    argv = cmd + ["--follow", path]
+    if mode == "pty":
+        import pty
+        pid, fd = pty.fork()
+        if pid == 0:
+            os.environ["TERM"] = "xterm-256color"
+            os.execv(argv[0], argv)
+    else:
+        p = subprocess.Popen(argv + ["--view", "never"], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, close_fds=True)
+        pid, fd = p.pid, p.stdout.fileno()
+    seen = b""
+
+    def wait_for(token, deadline):
+        nonlocal seen
+        while token not in seen:
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            r, _, _ = select.select([fd], [], [], left)
+            if r:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:
+                    return None
+                if not chunk:
+                    return None
+                seen = (seen + chunk)[-65536:]
+        return time.perf_counter()
+
+    delays, result, idle_pct = [], None, 0.0
+    if wait_for(b"start 49", time.perf_counter() + timeout) is None:
+        result = "timeout first-screen"
+    else:
+        for k in range(rows):
+            time.sleep(0.1)
+            token = b"zq%dx" % k
+            written = time.perf_counter()
+            with open(path, "ab") as f:
+                f.write(b"%d,%s,1.5\n" % (1000 + k, token))
+            shown = wait_for(token, written + timeout)
+            if shown is None:
+                result = "timeout row-%d" % (k + 1)
+                break
+            delays.append((shown - written) * 1000.0)
+        time.sleep(0.5)
+        before, t0 = cpu_ticks(pid), time.perf_counter()
+        time.sleep(idle)
+        ticks = cpu_ticks(pid) - before
+        idle_pct = ticks / os.sysconf("SC_CLK_TCK") / (time.perf_counter() - t0) * 100.0
+    os.kill(pid, 2)  # SIGINT: printed, the end of the input; in the view, Ctrl-C
+    if mode == "pty":
+        os.write(fd, b"q")
+        os.waitpid(pid, 0)
+    else:
+        end_child(p)
+    for name in os.listdir(folder):
+        os.unlink(os.path.join(folder, name))
+    os.rmdir(folder)
+    if result is not None:
+        print(result)
+    else:
+        print("%.2f %.2f %d %.2f" % (statistics.median(delays), max(delays), len(delays), idle_pct))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    {"startup": startup, "first-output": first_output, "live-rows": live_rows}[sys.argv[1]](sys.argv[2:])
+    {"startup": startup, "first-output": first_output, "live-rows": live_rows, "follow": follow}[sys.argv[1]](sys.argv[2:])
 
 
 if __name__ == "__main__":

@@ -487,6 +487,20 @@ else
     echo "- header + 2,000 CSV rows, then 20 rows one at a time 100 ms apart, pipe open: each row shown **$lr_a ms** (median; max $lr_b ms) after it was written"
 fi
 
+# ---------------------------------------------------------------- following (I10, P5, V9)
+echo
+echo "### Following (--follow: a row appended to a file is printed or drawn within 100 ms; idle CPU below 1%)"
+echo
+for mode in pipe pty; do
+    read -r fw_a fw_b fw_c fw_d < <(python3 "$LATENCY_PY" follow "$mode" 20 10 "$LAT_TIMEOUT" -- "$TABLEFMT_BIN")
+    what=$([[ $mode == pipe ]] && echo "printed to a pipe" || echo "the view on a pseudo-terminal")
+    if [[ $fw_a == timeout ]]; then
+        echo "- $what: **a row was not shown** ($fw_b)"
+    else
+        echo "- $what: 20 rows appended 100 ms apart, each shown **$fw_a ms** (median; max $fw_b ms) after it was written; idle 10 s: **$fw_d%** CPU"
+    fi
+done
+
 # ---------------------------------------------------------------- summary
 echo
 echo "### Targets"

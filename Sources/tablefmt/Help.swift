@@ -19,6 +19,7 @@ enum Help {
         ("tablefmt --group-by region s.csv", "a section per region, with sums"),
         ("tablefmt -f markdown r.json >> \"$GITHUB_STEP_SUMMARY\"", "a Markdown table for a CI summary"),
         ("tablefmt --view always s.csv > picked.csv", "pick rows in the live view (Space, then q): CSV out"),
+        ("tablefmt --follow app.csv", "a growing log, as tail -F (rotation too): the view follows new rows; printed, they stream"),
     ]
 
     static let environment: [(name: String, meaning: String)] = [

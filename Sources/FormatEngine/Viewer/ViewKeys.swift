@@ -127,7 +127,7 @@ package enum ViewHelp {
         ("↓ ↑ j k", "next / previous row"),
         ("PgDn PgUp f b", "next / previous page"),
         ("g G Home End", "first / last row"),
-        ("t", "to the last row, following rows as they come (V9)"),
+        ("t", "the last row, following new rows as they come (as tail -f)"),
         ("→ ← l h", "next / previous column"),
         ("0 $", "first / last column"),
         ("F then 0–9", "freeze that many leading columns"),
