@@ -108,7 +108,7 @@ final class FollowSource: ByteSource {
     private static func identity(_ fd: Int32) -> (dev: UInt64, ino: UInt64)? {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
-        return (UInt64(info.st_dev), UInt64(info.st_ino))
+        return (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
     }
 
     /// Whether the stop descriptor is readable (Ctrl-C while printing).
@@ -232,7 +232,7 @@ final class FollowSource: ByteSource {
         guard let path else { return nil }
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }  // renamed away, not yet created again
-        let now = (UInt64(info.st_dev), UInt64(info.st_ino))
+        let now = (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
         guard let identity, now != identity else { return nil }
         return now
     }

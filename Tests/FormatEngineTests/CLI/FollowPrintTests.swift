@@ -45,12 +45,7 @@ struct FollowPrintTests {
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
-            var all = sigset_t(), none = sigset_t()
-            sigfillset(&all)
-            sigemptyset(&none)
-            posix_spawnattr_setsigdefault(&attributes, &all)
-            posix_spawnattr_setsigmask(&attributes, &none)
-            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+            ReliabilityKit.signalsAtDefault(&attributes)
             let binary = TestPaths.binary.path
             let argv = ([binary] + arguments).map { strdup($0) } + [nil]
             let envp = [strdup("PATH=/usr/bin:/bin"), strdup("SWIFT_BACKTRACE=enable=no"), nil]
@@ -139,7 +134,7 @@ struct FollowPrintTests {
                 if waitpid(pid, &status, WNOHANG) == pid {
                     reaped = true
                     drain(milliseconds: 50)
-                    return status & 0x7F != 0 ? 128 + (status & 0x7F) : (status >> 8) & 0xFF
+                    return ReliabilityKit.shellStatus(status)
                 }
             }
             return nil

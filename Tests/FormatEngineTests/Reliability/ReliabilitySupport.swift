@@ -161,13 +161,8 @@ enum ReliabilityKit {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        var all = sigset_t(), none = sigset_t()
-        sigfillset(&all)
-        sigemptyset(&none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        signalsAtDefault(&attributes, flags: Int16(POSIX_SPAWN_SETPGROUP))
         var pid: pid_t = 0
         let started = Date()
         let spawned = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
@@ -197,6 +192,22 @@ enum ReliabilityKit {
                        stdout: stdout, stderr: stderr, maxRSSKiB: highWater > 0 ? highWater : Int(usage.ru_maxrss),
                        seconds: Date().timeIntervalSince(started),
                        cpuSeconds: Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6)
+    }
+
+    /// Spawn attributes giving the program every signal at its default action and none blocked
+    /// (this process's own dispositions and mask are not the program's), with `flags` besides.
+    static func signalsAtDefault(_ attributes: inout posix_spawnattr_t, flags: Int16 = 0) {
+        var all = sigset_t(), none = sigset_t()
+        sigfillset(&all)
+        sigemptyset(&none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setflags(&attributes, flags | Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+    }
+
+    /// An exit status as a shell gives it: the program's own, or 128 + the signal that ended it.
+    static func shellStatus(_ status: Int32) -> Int32 {
+        status & 0x7F != 0 ? 128 + (status & 0x7F) : (status >> 8) & 0xFF
     }
 
     /// The peak resident memory of a running process in KiB (`VmHWM` in Linux's
