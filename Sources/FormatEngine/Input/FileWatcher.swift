@@ -22,12 +22,13 @@ final class FileWatcher {
     #endif
 
     /// A watcher of the file at `path` (open as `fd`); `stop` (-1: none) ends a wait when readable.
-    init(path: String, fd: Int32, stop: Int32) {
+    /// - Parameter events: false looks every `pollInterval` instead (tests of the fallback).
+    init(path: String, fd: Int32, stop: Int32, events useEvents: Bool = true) {
         self.stop = stop
         #if canImport(Glibc)
-        events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        if useEvents { events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
         #elseif canImport(Darwin)
-        events = kqueue()
+        if useEvents { events = kqueue() }
         #endif
         watch(path: path, fd: fd)
     }

@@ -88,7 +88,8 @@ final class FollowSource: ByteSource {
     private var pendingLineFeed = false
     private var ended = false
 
-    init(fd: Int32, path: String?, name: String, stop: Int32, skipsRepeatedHeader: Bool, owned: Bool = true, tell: @escaping (String) -> Void) {
+    init(fd: Int32, path: String?, name: String, stop: Int32, skipsRepeatedHeader: Bool, owned: Bool = true, events: Bool = true,
+         tell: @escaping (String) -> Void) {
         self.fd = fd
         self.path = path
         self.name = name
@@ -99,7 +100,7 @@ final class FollowSource: ByteSource {
         header = skipsRepeatedHeader ? [] : nil
         if let path {
             identity = Self.identity(fd)
-            watcher = FileWatcher(path: path, fd: fd, stop: stop)
+            watcher = FileWatcher(path: path, fd: fd, stop: stop, events: events)
         }
     }
 

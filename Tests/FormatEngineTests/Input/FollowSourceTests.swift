@@ -1,0 +1,96 @@
+import Foundation
+import Testing
+@testable import FormatEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A followed file's bytes (I10), read on a thread while the test appends, rotates and truncates
+/// it: with the system's events (inotify, kqueue) and with the polling fallback.
+@Suite("Input: a followed file", .serialized)
+struct FollowSourceTests {
+    /// What a reader of a followed file got, and the news it was told.
+    final class Result: @unchecked Sendable {
+        let bytes = Locked<[UInt8]>([])
+        let news = Locked<[String]>([])
+        var text: String { String(decoding: bytes.current, as: UTF8.self) }
+    }
+
+    /// Follows `initial` (written to a new file) while `steps` change it, each followed by a
+    /// wait until the reader has `waitFor` in what it read (or 5 s); then stops the reader.
+    static func follow(_ initial: String, events: Bool, skipsHeader: Bool, steps: [(change: (String) -> Void, waitFor: String)]) throws -> Result {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-followsource-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("log.csv").path
+        try initial.write(toFile: path, atomically: false, encoding: .utf8)
+        var stop: [Int32] = [-1, -1]
+        #expect(pipe(&stop) == 0)
+        defer { close(stop[0]); close(stop[1]) }
+        let result = Result()
+        let source = FollowSource(fd: open(path, O_RDONLY), path: path, name: "log.csv", stop: stop[0], skipsRepeatedHeader: skipsHeader, events: events) { news in
+            result.news.withLock { $0.append(news) }
+        }
+        let box = SourceBox(source)
+        let done = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = (try? buffer.withUnsafeMutableBytes { try box.source.read(into: $0) }) ?? 0
+                if n == 0 { break }
+                result.bytes.withLock { $0.append(contentsOf: buffer[0..<n]) }
+            }
+            done.signal()
+        }
+        for step in steps {
+            step.change(path)
+            let deadline = Date().addingTimeInterval(5)
+            while !result.text.contains(step.waitFor) && Date() < deadline { usleep(5_000) }
+            usleep(150_000)  // every look of the polling fallback has seen the change
+        }
+        var byte: UInt8 = 1
+        _ = write(stop[1], &byte, 1)
+        #expect(done.wait(timeout: .now() + 5) == .success)
+        return result
+    }
+
+    static func append(_ text: String) -> (String) -> Void {
+        { path in FollowPrintTests.append(text, to: path) }
+    }
+
+    @Test("I10: appended rows, a rotation (the repeated header skipped, the old file's unended last line ended), a truncation", arguments: [true, false])
+    func rotateAndTruncate(events: Bool) throws {
+        let result = try Self.follow("name,qty\na,1\n", events: events, skipsHeader: true, steps: [
+            (Self.append("b,2\n"), "b,2\n"),
+            (Self.append("c,3"), "c,3"),
+            ({ path in
+                rename(path, path + ".1")
+                try? "name,qty\nd,4\n".write(toFile: path, atomically: false, encoding: .utf8)
+            }, "d,4\n"),
+            ({ path in truncate(path, 0) }, "d,4\n"),
+            (Self.append("e,5\n"), "e,5\n"),
+        ])
+        #expect(result.text == "name,qty\na,1\nb,2\nc,3\nd,4\ne,5\n")
+        #expect(result.news.current == ["log.csv was replaced: read from the new file's start", "log.csv was truncated: read from its start"])
+    }
+
+    @Test("I10: a JSON Lines file's first line is a row: a rotated file repeating it keeps it", arguments: [true, false])
+    func jsonFirstLineKept(events: Bool) throws {
+        let result = try Self.follow("{\"a\":1}\n", events: events, skipsHeader: true, steps: [
+            ({ path in
+                rename(path, path + ".1")
+                try? "{\"a\":1}\n{\"a\":2}\n".write(toFile: path, atomically: false, encoding: .utf8)
+            }, "{\"a\":2}\n"),
+        ])
+        #expect(result.text == "{\"a\":1}\n{\"a\":1}\n{\"a\":2}\n")
+    }
+}
+
+/// Hands the source to the reading thread, its only user from then on.
+private struct SourceBox: @unchecked Sendable {
+    let source: FollowSource
+    init(_ source: FollowSource) { self.source = source }
+}
