@@ -8,12 +8,44 @@ import Glibc
 import Darwin
 #endif
 
+/// A program a test started and reads the output of as it comes.
+protocol WatchedChild: AnyObject {
+    var pid: pid_t { get }
+    var reaped: Bool { get set }
+    /// Reads what came, waiting up to `milliseconds` for it.
+    func drain(milliseconds: Int32)
+    /// How much has been read so far.
+    var received: Int { get }
+}
+
+extension WatchedChild {
+    /// Waits for the program to end, reading its output meanwhile and then all it wrote before it
+    /// ended. - Returns: its exit status, or 128 + the signal; nil when still running after `seconds`.
+    func wait(seconds: Double = 10) -> Int32? {
+        let deadline = Date().addingTimeInterval(seconds)
+        var status: Int32 = 0
+        while Date() < deadline {
+            drain(milliseconds: 20)
+            if waitpid(pid, &status, WNOHANG) == pid {
+                reaped = true
+                var last = -1
+                while received != last {
+                    last = received
+                    drain(milliseconds: 50)
+                }
+                return ReliabilityKit.shellStatus(status)
+            }
+        }
+        return nil
+    }
+}
+
 /// `--follow` printed, end to end (I10, P5): the release binary follows a file or a pipe that a
 /// writer here pauses on, appends to, truncates and rotates; its output is read as it comes.
 @Suite("CLI: --follow printed", .serialized)
 struct FollowPrintTests {
     /// The binary running with its standard output on a pipe this test reads as it comes.
-    final class Follower {
+    final class Follower: WatchedChild {
         let pid: pid_t
         private let out: Int32
         /// The input pipe's write end (-1: the input is a file).
@@ -126,19 +158,7 @@ struct FollowPrintTests {
             return wait(seconds: seconds)
         }
 
-        func wait(seconds: Double = 10) -> Int32? {
-            let deadline = Date().addingTimeInterval(seconds)
-            var status: Int32 = 0
-            while Date() < deadline {
-                drain(milliseconds: 20)
-                if waitpid(pid, &status, WNOHANG) == pid {
-                    reaped = true
-                    drain(milliseconds: 50)
-                    return ReliabilityKit.shellStatus(status)
-                }
-            }
-            return nil
-        }
+        var received: Int { output.utf8.count }
 
         var errors: String { (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "" }
 

@@ -13,7 +13,7 @@ import Darwin
 @Suite("Viewer: the binary on a pseudo-terminal", .serialized)
 struct ViewTerminalTests {
     /// The binary running with a pseudo-terminal as its controlling terminal.
-    final class Session {
+    final class Session: WatchedChild {
         /// The terminal's master side; -1 once `closeMaster()` closed it.
         private(set) var master: Int32
         let slave: Int32
@@ -121,26 +121,8 @@ struct ViewTerminalTests {
             usleep(60_000)
         }
 
-        /// Waits for the program to end. - Returns: its exit status, or 128 + the signal.
-        func wait(seconds: Double = 10) -> Int32? {
-            let deadline = Date().addingTimeInterval(seconds)
-            var status: Int32 = 0
-            while Date() < deadline {
-                drain(milliseconds: 20)
-                if waitpid(pid, &status, WNOHANG) == pid {
-                    reaped = true
-                    // Everything it wrote before it ended, however many reads that takes.
-                    var last = -1
-                    while screen.utf8.count != last {
-                        last = screen.utf8.count
-                        drain(milliseconds: 50)
-                    }
-                    let signalled = status & 0x7F
-                    return signalled != 0 ? 128 + signalled : (status >> 8) & 0xFF
-                }
-            }
-            return nil
-        }
+        /// Bytes read so far (`WatchedChild.wait` reads until no more come).
+        var received: Int { screen.utf8.count }
 
         /// Whether the terminal's modes are as they were before the program started.
         var modesRestored: Bool {
