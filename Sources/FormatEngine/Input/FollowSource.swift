@@ -24,8 +24,7 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
     ///   - skipsRepeatedHeader: after a truncation or rotation, a first line equal to the first
     ///     file's first line (a CSV header written again) is not read as a row.
     public init(path: String, stop: Int32 = -1, skipsRepeatedHeader: Bool) throws(InputError) {
-        let probe = try FileInput(path: path)
-        _ = probe
+        _ = try FileInput(path: path)  // what cannot be opened is said now, not once the view is open
         self.path = path
         name = path
         self.stop = stop
@@ -210,7 +209,10 @@ final class FollowSource: ByteSource {
             if let first = header?.first(where: { $0 != 0x20 && $0 != 0x09 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { header = nil }
         } else {
             header?.append(contentsOf: bytes)
-            if header!.count > 1 << 16 { header = nil; headerDone = true }
+            if (header?.count ?? 0) > 1 << 16 {
+                header = nil
+                headerDone = true
+            }
         }
     }
 
