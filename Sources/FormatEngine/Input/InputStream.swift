@@ -56,9 +56,11 @@ final class InputStream {
     var beforeWaiting: (() -> Void)?
 
     /// Whether the next row would make us wait longer than `milliseconds`: no line break is
-    /// buffered and the source has nothing for that long (a pipe's writer has paused).
+    /// buffered past the blank space that ends the last row (the line break a JSON Lines value
+    /// leaves unread), and the source has nothing for that long (a pipe's writer has paused).
     func pauses(milliseconds: Int) -> Bool {
-        guard started, !sourceEnded, !available.contains(0x0A) else { return false }
+        let next = available.drop { $0 == 0x0A || $0 == 0x0D || $0 == 0x20 || $0 == 0x09 }
+        guard started, !sourceEnded, !next.contains(0x0A) else { return false }
         return !source.waitUntilReady(milliseconds: milliseconds)
     }
 

@@ -250,6 +250,18 @@ struct FollowPrintTests {
         #expect(run.output.contains("cut to the widths of the first"))
     }
 
+    @Test("P4/P5: JSON Lines from a pipe that pauses are printed as they come (the line break a value leaves is no row waiting)")
+    func jsonLinesStream() throws {
+        for arguments in [["--follow", "--view", "never"], ["--view", "never"]] {
+            let run = try Follower(arguments, pipeInput: true)
+            run.send("{\"name\":\"first\",\"qty\":1}\n")
+            #expect(run.read(until: "first", seconds: 3), "\(arguments)")
+            run.send("{\"name\":\"sec\",\"qty\":22}\n")
+            #expect(run.read(until: "sec ", seconds: 3), "\(arguments)")
+            #expect(run.interrupt() == (arguments.contains("--follow") ? 0 : 130))
+        }
+    }
+
     @Test("P5: a list report and Markdown follow too")
     func otherReports() throws {
         for (arguments, first, later) in [(["--list-report"], "a\nQty  1\n", "b\nQty  2\n"), (["-f", "markdown"], "| a | 1 |\n", "| b | 2 |\n")] {
