@@ -1,6 +1,6 @@
 /// Output formats (O1).
 public enum OutputFormat: String, Sendable, CaseIterable {
-    case plain, ansi, markdown
+    case plain, ansi, markdown, html
 }
 
 /// How rows are laid out (W7).
@@ -107,8 +107,10 @@ public struct FormatOptions: Sendable {
     public var headingsEvery: Int?
 
     // Output
-    /// Plain text, ANSI-styled text or Markdown (`-f`, O1).
+    /// Plain text, ANSI-styled text, Markdown or HTML (`-f`, O1).
     public var format: OutputFormat = .plain
+    /// `--fragment`: HTML as only the markup a CI summary keeps, not a page (O6).
+    public var htmlFragment = false
     /// O2 `--style`.
     public var style: TableStyle = .rule
     /// W13 `--zebra`: alternate rows get a background (ANSI only).

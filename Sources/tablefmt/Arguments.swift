@@ -213,9 +213,13 @@ enum Arguments {
             inv.options.ambiguousWide = true
         },
         OptionSpec(long: "format", short: "f", value: "FMT", group: "Output",
-                   help: "plain, ansi or markdown (default: ansi on a terminal unless NO_COLOR or TERM=dumb, else plain)", choices: ["plain", "ansi", "markdown"], brief: "plain, ansi or markdown") { inv, v throws(UsageError) in
-            guard let format = OutputFormat(rawValue: v) else { throw invalid("--format", v, "plain, ansi, markdown") }
+                   help: "plain, ansi, markdown or html (default: ansi on a terminal unless NO_COLOR or TERM=dumb, else plain). html: one page with its style and script inline (sticky header and first column, sort on a heading, a row's sheet, select and copy as CSV, prints as a list report)", choices: ["plain", "ansi", "markdown", "html"], brief: "plain, ansi, markdown or html") { inv, v throws(UsageError) in
+            guard let format = OutputFormat(rawValue: v) else { throw invalid("--format", v, "plain, ansi, markdown, html") }
             inv.format = format
+        },
+        OptionSpec(long: "fragment", short: nil, value: nil, group: "Output",
+                   help: "with -f html: only a table's markup (table, thead, tbody, tr, th, td, details, summary; no style, class or script), for a CI summary or a pull-request comment") { inv, _ in
+            inv.options.htmlFragment = true
         },
         OptionSpec(long: "color", short: nil, value: "WHEN", group: "Output",
                    help: "auto, always or never: whether the default format is ansi (FORCE_COLOR and CLICOLOR_FORCE mean always)", choices: ["auto", "always", "never"]) { inv, v throws(UsageError) in
@@ -307,6 +311,9 @@ enum Arguments {
                 }
             }
             index += 1
+        }
+        if inv.options.htmlFragment && inv.format != .html {
+            throw UsageError(message: "--fragment: only with -f html (it is the HTML without a page around it)")
         }
         return inv
     }

@@ -18,6 +18,8 @@ enum Help {
         ("tablefmt --columns '1,3-5,!notes' s.csv", "columns by number and range, one left out (quoted: ! is special to bash)"),
         ("tablefmt --group-by region s.csv", "a section per region, with sums"),
         ("tablefmt -f markdown r.json >> \"$GITHUB_STEP_SUMMARY\"", "a Markdown table for a CI summary"),
+        ("tablefmt -f html results.csv > results.html", "one page to open, sort and print in a browser"),
+        ("tablefmt -f html --fragment r.csv >> \"$GITHUB_STEP_SUMMARY\"", "an HTML table for a CI summary"),
         ("tablefmt --view always s.csv > picked.csv", "pick rows in the live view (Space, then q): CSV out"),
         ("tablefmt --follow app.csv", "a growing log, as tail -F (rotation too): the view follows new rows; printed, they stream"),
     ]

@@ -25,8 +25,8 @@ func runTool() -> Int32 {
     }
     var options = invocation.options
     options.format = outputFormat(invocation)
-    // Markdown holds every cell exactly: no width from the terminal, only from --width (O4).
-    options.width = options.format == .markdown ? invocation.width.flatMap { $0 > 0 ? $0 : nil } : containerWidth(invocation.width)
+    // Markdown and HTML hold every cell exactly: no width from the terminal, only from --width (O4, O6).
+    options.width = options.format == .markdown || options.format == .html ? invocation.width.flatMap { $0 > 0 ? $0 : nil } : containerWidth(invocation.width)
     if let debug = getenv("TABLEFMT_DEBUG").map({ String(cString: $0) }), debug.split(separator: ",").contains("layout") {
         options.explainLayout = true
     }

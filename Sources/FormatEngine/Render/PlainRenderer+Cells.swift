@@ -150,15 +150,7 @@ extension PlainRenderer {
 
     /// How a number sits: the widths before and from its decimal separator, unit out or in.
     func numberLayout(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape, stripUnit: Bool, ascii: Int? = nil) -> (integer: Int, fraction: Int, stripped: Bool) {
-        if stripUnit && shape.unit != nil {
-            let sign = shape.detachedSign == nil ? 0 : 1
-            return (sign + shape.point, shape.number.count - shape.point, true)
-        }
-        let pointByte = shape.number.lowerBound + shape.point
-        if let ascii { return (pointByte, ascii - pointByte, false) }  // one column a byte
-        let width = measure.width(utf8: cell)
-        let before = pointByte == cell.count ? width : measure.width(utf8: UnsafeBufferPointer(rebasing: cell[0..<pointByte]))
-        return (before, width - before, false)
+        shape.layout(cell, stripUnit: stripUnit, measure: measure, ascii: ascii)
     }
 
     /// Puts a line of display text in a column, aligned, in an ANSI style if `code` is given.
@@ -235,5 +227,21 @@ extension PlainRenderer {
             }
         }
         try endRowLine(striped: striped)
+    }
+}
+
+extension NumberShape {
+    /// How a number sits: the widths before and from its decimal separator, unit out or in
+    /// (C2, C3). `ascii`: the cell's width when it is printable ASCII (one column a byte).
+    func layout(_ cell: UnsafeBufferPointer<UInt8>, stripUnit: Bool, measure: DisplayWidth, ascii: Int? = nil) -> (integer: Int, fraction: Int, stripped: Bool) {
+        if stripUnit && unit != nil {
+            let sign = detachedSign == nil ? 0 : 1
+            return (sign + point, number.count - point, true)
+        }
+        let pointByte = number.lowerBound + point
+        if let ascii { return (pointByte, ascii - pointByte, false) }  // one column a byte
+        let width = measure.width(utf8: cell)
+        let before = pointByte == cell.count ? width : measure.width(utf8: UnsafeBufferPointer(rebasing: cell[0..<pointByte]))
+        return (before, width - before, false)
     }
 }

@@ -36,6 +36,8 @@ enum Renderers {
     static func make(_ plan: LayoutPlan, options: FormatOptions, out: OutputBuffer) -> any Renderer {
         let measure = DisplayWidth(ambiguousIsWide: options.ambiguousWide)
         switch options.format {
+        case .html:
+            return HTMLRenderer(plan: plan, out: out, measure: measure, fragment: options.htmlFragment, zebra: options.zebra, wrap: options.cellLines > 1)
         case .markdown:
             return MarkdownRenderer(plan: plan, out: out, measure: measure, cut: options.width != nil)
         case .plain, .ansi:

@@ -1,0 +1,145 @@
+/// The page around the tables (O6): its head with the Content-Security-Policy, the style (the
+/// rules of the data table in CSS), and its end with the script.
+extension HTMLRenderer {
+    /// `<!DOCTYPE html>` to `<body>`: the policy allows the inline style and script by their
+    /// SHA-256 and nothing else (no other script, style, image, font, frame, form or connection).
+    func writeHead() throws(OutputError) {
+        let style = Self.style(plan)
+        try out.write("""
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'sha256-\(SHA256.base64Digest(style))'; script-src 'sha256-\(Self.scriptHash)'; base-uri 'none'; form-action 'none'">
+            <meta name="generator" content="tablefmt">
+            <title>\(HTMLText.escaped(title ?? "Table", lineBreaks: false))</title>
+            <style>\(style)</style>
+            </head>
+            <body>
+
+            """)
+    }
+
+    /// The script and the end of the page.
+    func writeTail() throws(OutputError) {
+        try out.write("<script>" + Self.script + "</script>\n</body>\n</html>\n")
+    }
+
+    /// The script's hash, made once.
+    static let scriptHash = SHA256.base64Digest(script)
+
+    /// The page's style: the rules every page has, then each table's columns (`tableRules`) and
+    /// the classes that pad a number's shorter fraction (`f1` …).
+    static func style(_ plan: LayoutPlan) -> String {
+        var css = baseStyle
+        let tables = plan.mode == .pages ? plan.bands : plan.mode == .table ? [plan.columns] : []
+        var pads = 0
+        for (t, columns) in tables.enumerated() {
+            css += tableRules(columns, index: t)
+            for column in columns where column.numberParts != nil { pads = max(pads, column.numberParts?.fraction ?? 0) }
+        }
+        for n in stride(from: 1, through: min(pads, widestPad), by: 1) {
+            css += ".f\(n)::after{content:\".\(String(repeating: "0", count: n - 1))\"}"
+        }
+        return css
+    }
+
+    /// The most columns a table gets a rule each for; a wider one is laid out by the browser.
+    static let widestStyled = 1000
+
+    /// One table's rules: each column's width (its natural width, a text column at most 50% of
+    /// the container, W3, and the first column at most 25% once scrolled right), right alignment
+    /// with tabular figures for numbers (C2), and each column's label for the printed list report.
+    static func tableRules(_ columns: [ColumnLayout], index t: Int) -> String {
+        guard columns.count <= widestStyled else { return ".t\(t){table-layout:auto}" }
+        var css = ""
+        var variables = ""
+        var sum = "var(--k)"
+        for (k, column) in columns.enumerated() {
+            let natural = "calc(\(column.width)ch + 1.3em)"
+            let width = column.alignment == .right ? natural : "min(\(natural),50cqw)"
+            variables += "--w\(k):\(width);"
+            sum += " + var(--w\(k))"
+            let nth = ":nth-child(\(k + 1) of :not(.k))"
+            css += ".t\(t)>colgroup>col\(nth){width:var(--w\(k))}"
+            if column.alignment == .right {
+                css += ".t\(t) tr>\(nth){text-align:right;font-variant-numeric:tabular-nums}"
+            }
+            if k > 0 {
+                css += "@media print{.t\(t):not(.pg) td\(nth)::before{content:\"\(HTMLText.cssString(column.heading))\"}}"
+            }
+        }
+        if let first = columns.first, first.alignment == .left {
+            css += ".right>.t\(t){--w0:min(calc(\(first.width)ch + 1.3em),25cqw)}"
+        }
+        return ".t\(t){\(variables)width:calc(\(sum))}" + css
+    }
+
+    /// The rules every page has: colours (light and dark, from the reader's setting), the table
+    /// (sticky header with its shadow once rows slide under it, sticky first column, one-line
+    /// cells cut with `…`, two-line headings, zebra rows), notes, the list report, the row's sheet,
+    /// and print, where the table becomes the list report (pages stay tables).
+    static let baseStyle = """
+        :root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--head:#f6f8fa;--stripe:#f3f5f8;--hover:#e8f0fe;--shadow:rgba(31,35,40,.3);--k:0px}\
+        @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--head:#161b22;--stripe:#131920;--hover:#1c2a3f;--shadow:rgba(0,0,0,.7)}}\
+        .js{--k:2.2em}\
+        *{box-sizing:border-box}\
+        body{margin:0;padding:.75rem;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}\
+        h1{font-size:1.25rem;margin:0 0 .5rem}\
+        .scroll{overflow:auto;max-height:calc(100vh - 5rem);container-type:inline-size;border:1px solid var(--line);border-radius:6px;margin:0 0 .5rem}\
+        .d{border-collapse:separate;border-spacing:0;table-layout:fixed}\
+        caption{text-align:left;font-weight:600;font-size:1.1rem;padding:.4rem .6rem}\
+        .d th,.d td{padding:.3rem .65rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;background:var(--bg)}\
+        .d td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}\
+        .w2 td{white-space:normal;overflow-wrap:anywhere}\
+        .d thead th{position:sticky;top:0;z-index:2;background:var(--head);vertical-align:bottom;font-weight:600}\
+        .d thead th span{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;overflow-wrap:anywhere}\
+        .down>.d thead th{box-shadow:0 4px 6px -3px var(--shadow)}\
+        .d tr>:nth-child(1 of :not(.k)){position:sticky;left:var(--k);z-index:1}\
+        .d thead tr>:nth-child(1 of :not(.k)){z-index:3}\
+        .d tr.g>th{position:static;text-align:left;font-weight:600;background:var(--head)}\
+        .right>.d tr>:nth-child(1 of :not(.k)){box-shadow:4px 0 6px -3px var(--shadow)}\
+        .right>.d tr.g>th{box-shadow:none}\
+        .d .k{position:sticky;left:0;z-index:1;width:var(--k);padding:.3rem 0;text-align:center}\
+        .d thead .k{z-index:3}\
+        .z>tbody>tr:nth-child(even of :not(.g,.t))>*{background:var(--stripe)}\
+        .js .d>tbody>tr:not(.g,.t){cursor:pointer}\
+        .d>tbody>tr:not(.g,.t):hover>*,.d>tbody>tr:focus-within>*{background:var(--hover)}\
+        .d>tbody>tr:focus-visible{outline:2px solid #0969da;outline-offset:-2px}\
+        .d td.n{color:var(--muted)}\
+        .d tr.t>td{font-weight:600;border-top:2px solid var(--line)}\
+        [class^=f]::after{visibility:hidden}\
+        .js .d thead th:not(.k){cursor:pointer}\
+        th[aria-sort=ascending] span::after{content:" \\25B2"}\
+        th[aria-sort=descending] span::after{content:" \\25BC"}\
+        .note{color:var(--muted);margin:.25rem 0}\
+        .row{border-bottom:1px solid var(--line);padding:.5rem 0;break-inside:avoid}\
+        .row h2{font-size:1rem;margin:0 0 .25rem}\
+        dl{margin:0;display:grid;grid-template-columns:minmax(6em,max-content) 1fr;gap:.15rem 1rem}\
+        dl>div{display:contents}\
+        dt{color:var(--muted)}\
+        dd{margin:0;overflow-wrap:anywhere}\
+        .bar{display:flex;gap:.75rem;align-items:center;margin:0 0 .5rem}\
+        .sheet{max-width:min(44rem,94vw);max-height:90vh;border:1px solid var(--line);border-radius:8px;background:var(--bg);color:var(--fg);padding:1rem 1.25rem}\
+        .sheet::backdrop{background:rgba(0,0,0,.45)}\
+        .sheet h2{font-size:1.1rem;margin:0 0 .75rem}\
+        .sheet ul{margin:0;padding-left:1.25em;list-style:none}\
+        .sheet button{margin-top:1rem}\
+        @media print{\
+        body{padding:0;color:#000;background:#fff}\
+        .scroll{overflow:visible;max-height:none;border:0;container-type:normal}\
+        .bar,.sheet,.k{display:none!important}\
+        .d:not(.pg),.d:not(.pg)>tbody,.d:not(.pg) tr,.d:not(.pg)>tbody>tr>*,.d:not(.pg)>caption{display:block;width:auto!important}\
+        .d:not(.pg)>thead,.d:not(.pg)>colgroup{display:none}\
+        .d:not(.pg) tr{break-inside:avoid;padding:.4rem 0;border-bottom:1px solid #999}\
+        .d:not(.pg)>tbody>tr>*{position:static;white-space:normal;overflow:visible;border:0;padding:0;text-align:left!important;background:none!important;box-shadow:none!important}\
+        .d:not(.pg) td:nth-child(1 of :not(.k)){font-weight:600}\
+        .d:not(.pg) td::before{display:inline-block;min-width:12em;padding-right:1em;color:#555;font-weight:400}\
+        .d:not(.pg) td::after{content:none!important}\
+        .pg{table-layout:auto;width:auto!important}\
+        .pg th,.pg td{position:static;white-space:normal;box-shadow:none!important}\
+        .pg>thead{display:table-header-group}\
+        }
+        """
+}

@@ -1,0 +1,82 @@
+/// The page's script (O6): what the data table does beyond reading, added to a page that is whole
+/// without it. A heading sorts its column on click or Enter (numbers by value, text by Unicode
+/// order of its NFC form as `--sort` does, empty cells last; again to reverse; `aria-sort` and a
+/// mark say which); a row opens its sheet on click or Enter (a dialog with every field whole, a
+/// cell holding JSON as an outline of disclosure triangles); a checkbox column selects rows and
+/// a button copies them as CSV; a cell cut with `…` shows its whole text on hover; the scroll box
+/// says when rows slide under the header (its shadow) and when it is scrolled right (the first
+/// column narrows to 25%). Text from cells only ever reaches the page as text (`textContent`).
+extension HTMLRenderer {
+    static let script = #"""
+        (()=>{"use strict";
+        const D=document,tables=[...D.querySelectorAll("table.d")];
+        D.documentElement.classList.add("js");
+        const isData=tr=>!tr.classList.contains("g")&&!tr.classList.contains("t");
+        const cells=tr=>[...tr.cells].filter(c=>!c.classList.contains("k"));
+        const text=node=>{let s="";for(const n of node.childNodes)s+=n.nodeName==="BR"?"\n":n.nodeType===3?n.data:text(n);return s};
+        const el=(tag,props)=>Object.assign(D.createElement(tag),props||{});
+        const vis=s=>s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufeff]/g,c=>{const o=c.charCodeAt(0);
+          return o===9?"\\t":o===13?"\\r":o===10?"\u21b5":o>=0x2000?"\\u"+o.toString(16).padStart(4,"0"):"\\x"+o.toString(16).padStart(2,"0")});
+        const fix=u=>u>=0xe000?u-0x800:u>=0xd800?u+0x2000:u;
+        const cmpText=(a,b)=>{const n=Math.min(a.length,b.length);for(let i=0;i<n;i++){const x=a.charCodeAt(i),y=b.charCodeAt(i);if(x!==y)return fix(x)-fix(y)}return a.length-b.length};
+        const num=s=>{s=s.replace(/\u2212/g,"-").replace(/[\s_']/g,"");
+          if(/^\D*\d{1,3}(\.\d{3})+(,\d+)?\D*$/.test(s)||/^[^.]*\d,\d{1,2}\D*$/.test(s))s=s.replace(/\./g,"").replace(",",".");else s=s.replace(/,/g,"");
+          const m=s.match(/[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?/i);if(!m)return null;const v=parseFloat(m[0]);return /^\(.*\)$/.test(s)?-Math.abs(v):v};
+        const key=(c,numeric)=>{if(!c||c.classList.contains("n"))return null;const s=text(c);if(s==="")return null;return numeric?num(s):s.normalize("NFC")};
+        const sheet=el("dialog",{className:"sheet"});sheet.setAttribute("aria-labelledby","sheet-title");D.body.append(sheet);
+        let opener=null;sheet.addEventListener("close",()=>{if(opener)opener.focus()});
+        const bar=el("div",{className:"bar"}),copy=el("button",{type:"button",disabled:true}),status=el("span");
+        status.setAttribute("role","status");bar.append(copy,status);
+        const first=D.querySelector(".scroll");if(first)first.before(bar);
+        const picked=()=>[...D.querySelectorAll("tbody .k input:checked")];
+        const count=()=>{const n=picked().length;copy.disabled=!n;copy.textContent=n?"Copy "+n+" selected row"+(n>1?"s":"")+" as CSV":"Copy selected rows as CSV"};
+        count();
+        const field=s=>/[",\r\n]|^\s|\s$/.test(s)?'"'+s.replace(/"/g,'""')+'"':s;
+        copy.addEventListener("click",()=>{const lines=[];
+          for(const t of tables){const rows=[...t.querySelectorAll("tbody .k input:checked")].map(b=>b.closest("tr"));if(!rows.length)continue;
+            lines.push(cells(t.tHead.rows[0]).map(th=>field(th.title)).join(","));
+            for(const tr of rows)lines.push(cells(tr).map(c=>field(c.classList.contains("n")?"":text(c))).join(","))}
+          const csv=lines.join("\r\n")+"\r\n",n=lines.length-tables.filter(t=>t.querySelector("tbody .k input:checked")).length;
+          const done=()=>{status.textContent="Copied "+n+" row"+(n>1?"s":"")+" as CSV"};
+          const fallback=()=>{const a=el("textarea",{value:csv});D.body.append(a);a.select();D.execCommand("copy");a.remove();done()};
+          copy.dataset.csv=csv;
+          if(navigator.clipboard)navigator.clipboard.writeText(csv).then(done,fallback);else fallback()});
+        const outline=(v,label)=>{const name=label===undefined?"":vis(String(label))+": ";
+          if(v!==null&&typeof v==="object"){const keys=Object.keys(v),d=el("details",{open:true}),ul=el("ul");
+            d.append(el("summary",{textContent:name+(Array.isArray(v)?"["+keys.length+"]":"{"+keys.length+"}")}),ul);
+            for(const k of keys){const li=el("li");li.append(outline(v[k],k));ul.append(li)}return d}
+          return el("span",{textContent:name+vis(typeof v==="string"?v:JSON.stringify(v))})};
+        const json=s=>{if(!/^\s*[\[{]/.test(s))return undefined;try{return JSON.parse(s)}catch(e){return undefined}};
+        const open=(heads,tr)=>{const cs=cells(tr),dl=el("dl");sheet.textContent="";
+          heads.forEach((th,i)=>{const dd=el("dd"),c=cs[i],div=el("div");
+            if(c){const v=json(text(c));if(v!==undefined&&v!==null&&typeof v==="object")dd.append(outline(v));else for(const n of c.childNodes)dd.append(n.cloneNode(true))}
+            div.append(el("dt",{textContent:th.title}),dd);dl.append(div)});
+          const close=el("button",{type:"button",textContent:"Close"});close.addEventListener("click",()=>sheet.close());
+          sheet.append(el("h2",{id:"sheet-title",textContent:cs.length?text(cs[0]):"Row"}),dl,close);
+          opener=tr;sheet.showModal();close.focus()};
+        const sort=(t,heads,i)=>{const th=heads[i],dir=th.getAttribute("aria-sort")==="ascending"?-1:1,numeric=th.classList.contains("r");
+          for(const h of heads)h.setAttribute("aria-sort","none");th.setAttribute("aria-sort",dir>0?"ascending":"descending");
+          for(const body of t.tBodies){const all=[...body.rows],total=all.filter(r=>r.classList.contains("t"));
+            const keyed=all.filter(isData).map((tr,n)=>({tr,n,v:key(cells(tr)[i],numeric)}));
+            keyed.sort((a,b)=>{if(a.v===null||b.v===null)return a.v===null&&b.v===null?a.n-b.n:a.v===null?1:-1;
+              const c=numeric?(a.v<b.v?-1:a.v>b.v?1:0):cmpText(a.v,b.v);return c?c*dir:a.n-b.n});
+            const f=D.createDocumentFragment();for(const k of keyed)f.append(k.tr);for(const r of total)f.append(r);body.append(f)}};
+        for(const t of tables){
+          const head=t.tHead.rows[0],heads=cells(head),all=el("input",{type:"checkbox"}),box=el("input",{type:"checkbox"});
+          all.setAttribute("aria-label","Select every row");box.setAttribute("aria-label","Select the row");
+          t.querySelector("colgroup").prepend(el("col",{className:"k"}));
+          const kh=el("th",{className:"k",scope:"col"});kh.append(all);head.prepend(kh);
+          for(const body of t.tBodies)for(const tr of body.rows){
+            if(tr.classList.contains("g")){tr.cells[0].colSpan+=1;continue}
+            const k=el("td",{className:"k"});if(isData(tr)){k.append(box.cloneNode());tr.tabIndex=0}tr.prepend(k)}
+          all.addEventListener("change",()=>{for(const b of t.querySelectorAll("tbody .k input"))b.checked=all.checked;count()});
+          t.addEventListener("change",e=>{if(e.target!==all)count()});
+          heads.forEach((th,i)=>{th.tabIndex=0;th.setAttribute("aria-sort","none");const go=()=>sort(t,heads,i);
+            th.addEventListener("click",go);th.addEventListener("keydown",e=>{if(e.key==="Enter"||e.key===" "){e.preventDefault();go()}})});
+          t.addEventListener("click",e=>{const tr=e.target.closest("tbody tr");if(tr&&isData(tr)&&!e.target.closest(".k"))open(heads,tr)});
+          t.addEventListener("keydown",e=>{const tr=e.target;if(e.key==="Enter"&&tr.nodeName==="TR"&&isData(tr)){e.preventDefault();open(heads,tr)}});
+          t.addEventListener("mouseover",e=>{const c=e.target.closest("td");if(c&&!c.title&&c.scrollWidth>c.clientWidth)c.title=text(c)})}
+        for(const s of D.querySelectorAll(".scroll"))s.addEventListener("scroll",()=>{s.classList.toggle("down",s.scrollTop>0);s.classList.toggle("right",s.scrollLeft>0)},{passive:true});
+        })();
+        """#
+}

@@ -1,0 +1,314 @@
+/// Draws a plan as HTML (O6). `-f html`: one complete page, its style and a small script inline
+/// and named by their hashes in a Content-Security-Policy that allows nothing else
+/// (`HTMLRenderer+Page.swift`, `HTMLRenderer+Script.swift`). `--fragment`: only the markup a CI
+/// summary keeps (`table`, `thead`, `tbody`, `tr`, `th`, `td` with `align` and `colspan`,
+/// `details`, `summary`), no style, class, id or script.
+///
+/// A table is `<caption>` (`--title`), `<thead>` with a `<th scope="col">` per column, and a
+/// `<tbody>` per group (its heading row, its rows, its total row); a list report is a block per
+/// row; pages are a table per band; notes follow. Every text is escaped (`HTMLText`), nothing is
+/// cut: the browser fits the cells and the row's sheet shows them whole.
+final class HTMLRenderer: Renderer {
+    let plan: LayoutPlan
+    let out: OutputBuffer
+    let measure: DisplayWidth
+    /// `--fragment`: the markup a CI summary keeps, nothing else.
+    let fragment: Bool
+    let zebra: Bool
+    /// `--wrap 2`: cells wrap (C6).
+    let wrap: Bool
+    var cutCells = 0
+    var columns: [ColumnLayout] {
+        didSet { slots = columns.map(CellSlot.init) }
+    }
+    var slots: [CellSlot]
+    /// `--title`, kept for the page's `<title>` and the first table's caption.
+    var title: String?
+    /// The page's head (or the fragment's opening) is written.
+    var started = false
+    /// Tables begun so far (the page's style has rules for each, `.t0`, `.t1`, …).
+    var tables = 0
+    var groupsDrawn = 0
+    /// The fragment: a table is still open (its notes go in it as rows).
+    var tableOpen = false
+    /// The fragment: `<details>` elements open (the title's, a band's caption).
+    var detailsOpen = 0
+    /// The null text, escaped once.
+    let nullHTML: String
+
+    init(plan: LayoutPlan, out: OutputBuffer, measure: DisplayWidth, fragment: Bool, zebra: Bool, wrap: Bool) {
+        self.plan = plan
+        self.out = out
+        self.measure = measure
+        self.fragment = fragment
+        self.zebra = zebra
+        self.wrap = wrap
+        columns = plan.columns
+        slots = plan.columns.map(CellSlot.init)
+        nullHTML = HTMLText.escaped(plan.nullText)
+    }
+
+    @inline(__always)
+    func write(_ text: StaticString) throws(OutputError) {
+        try out.write(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    func escaped(_ text: String) throws(OutputError) {
+        try out.write(HTMLText.escaped(text))
+    }
+
+    /// The page's head (or, in a fragment, the title's `<details>`), before anything else.
+    func start() throws(OutputError) {
+        guard !started else { return }
+        started = true
+        if fragment {
+            if let title {
+                try write("<details open><summary>")
+                try escaped(title)
+                try write("</summary>\n")
+                detailsOpen += 1
+            }
+        } else {
+            try writeHead()
+            if let title, plan.mode != .table {
+                try write("<h1>")
+                try escaped(title)
+                try write("</h1>\n")
+            }
+        }
+    }
+
+    func title(_ text: String) throws(OutputError) {
+        title = text
+    }
+
+    func beginTable(_ columns: [ColumnLayout], caption: String?) throws(OutputError) {
+        try start()
+        try closeFragmentTable()
+        self.columns = columns
+        groupsDrawn = 0
+        let caption = plan.mode == .table ? title : caption
+        if fragment {
+            if let caption, plan.mode == .pages {
+                try write("<details open><summary>")
+                try escaped(caption)
+                try write("</summary>\n")
+                detailsOpen += 1
+            }
+            try write("<table>\n<thead><tr>")
+            for column in columns {
+                try write(column.alignment == .right ? "<th align=\"right\">" : "<th align=\"left\">")
+                try escaped(column.heading)
+                try write("</th>")
+            }
+            try write("</tr></thead>\n<tbody>\n")
+            tableOpen = true
+        } else {
+            try write("<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"")
+            try out.write(HTMLText.escaped(caption ?? title ?? "Table", lineBreaks: false))
+            try out.write("\">\n<table class=\"d t\(tables)\(plan.mode == .pages ? " pg" : "")\(zebra ? " z" : "")\(wrap ? " w2" : "")\">\n")
+            if let caption {
+                try write("<caption>")
+                try escaped(caption)
+                try write("</caption>\n")
+            }
+            try out.write("<colgroup>" + String(repeating: "<col>", count: columns.count) + "</colgroup>\n<thead><tr>")
+            for column in columns {
+                try write(column.alignment == .right ? "<th scope=\"col\" class=\"r\" title=\"" : "<th scope=\"col\" title=\"")
+                try out.write(HTMLText.escaped(column.heading, lineBreaks: false))
+                try write("\"><span>")
+                try escaped(column.heading)
+                try write("</span></th>")
+            }
+            try write("</tr></thead>\n<tbody>\n")
+        }
+        tables += 1
+    }
+
+    func row(_ fields: Fields) throws(OutputError) {
+        try write("<tr>")
+        try slots.withUnsafeBufferPointer { (slots) throws(OutputError) in
+            for k in 0..<slots.count {
+                try cell(fields[slots[k].source], slots[k])
+            }
+        }
+        try write("</tr>\n")
+    }
+
+    /// One `<td>`: a number with its unit taken out where the heading carries it (C3), and, on a
+    /// page, a class that pads a shorter fraction so the points line up (C2); an empty cell the
+    /// `--null` text (class `n` on a page, so a sort puts it last).
+    @inline(__always)
+    private func cell(_ cell: UnsafeBufferPointer<UInt8>, _ slot: CellSlot) throws(OutputError) {
+        if cell.isEmpty {
+            if fragment {
+                try write(slot.right ? "<td align=\"right\">" : "<td>")
+            } else {
+                try write("<td class=\"n\">")
+            }
+            try out.write(nullHTML)
+            try write("</td>")
+            return
+        }
+        if slot.numeric, let shape = NumberShape.parse(cell) {
+            let number = shape.layout(cell, stripUnit: slot.stripUnit, measure: measure)
+            if fragment {
+                try write("<td align=\"right\">")
+            } else {
+                let trail = slot.fraction - number.fraction
+                if trail > 0 && trail <= Self.widestPad {
+                    try write("<td class=\"f")
+                    try out.write(String(trail))
+                    try write("\">")
+                } else {
+                    try write("<td>")
+                }
+            }
+            if number.stripped {
+                if let sign = shape.detachedSign { try out.write(byte: cell[sign]) }
+                try HTMLText.write(UnsafeBufferPointer(rebasing: cell[shape.number]), to: out)
+            } else {
+                try HTMLText.write(cell, to: out)
+            }
+            try write("</td>")
+            return
+        }
+        try write(fragment && slot.right ? "<td align=\"right\">" : "<td>")
+        try HTMLText.write(cell, to: out)
+        try write("</td>")
+    }
+
+    /// The widest fraction padding a page has a class for (`f1` … `f24`); a number missing more
+    /// of its column's fraction is right-aligned as it is.
+    static let widestPad = 24
+
+    func groupHeading(_ text: String) throws(OutputError) {
+        if groupsDrawn > 0 { try write("</tbody>\n<tbody>\n") }
+        groupsDrawn += 1
+        try out.write(fragment ? "<tr><th colspan=\"\(columns.count)\" align=\"left\">" : "<tr class=\"g\"><th colspan=\"\(columns.count)\" scope=\"rowgroup\">")
+        try escaped(text)
+        try write("</th></tr>\n")
+    }
+
+    func groupFooter(_ cells: [String?], label: String) throws(OutputError) {
+        guard cells.contains(where: { $0 != nil }) else { return }
+        let labelAt = Layout.totalLabelColumn(cells, widths: nil, measure: measure)
+        try write(fragment ? "<tr>" : "<tr class=\"t\">")
+        for (k, cell) in cells.enumerated() {
+            let right = k < columns.count && columns[k].alignment == .right
+            try write(fragment ? (right ? "<th align=\"right\">" : "<th align=\"left\">") : "<td>")
+            try escaped(cell ?? (k == labelAt ? label : ""))
+            try write(fragment ? "</th>" : "</td>")
+        }
+        try write("</tr>\n")
+    }
+
+    func endTable() throws(OutputError) {
+        if fragment {
+            try write("</tbody>\n")
+        } else {
+            try write("</tbody>\n</table>\n</div>\n")
+        }
+    }
+
+    /// The fragment: the open table ends (its notes were written into it).
+    private func closeFragmentTable() throws(OutputError) {
+        guard fragment && tableOpen else { return }
+        try write("</table>\n")
+        tableOpen = false
+        while detailsOpen > (title == nil ? 0 : 1) {
+            try write("</details>\n")
+            detailsOpen -= 1
+        }
+    }
+
+    func block(_ fields: Fields) throws(OutputError) {
+        guard let first = plan.columns.first else { return }
+        try start()
+        if fragment {
+            try write("<details open><summary>")
+            try blockValue(fields, first, titleOfBlock: true)
+            try write("</summary>\n<table>\n")
+            for field in plan.columns.dropFirst() {
+                try write("<tr><th align=\"left\">")
+                try escaped(field.heading)
+                try write("</th><td>")
+                try blockValue(fields, field)
+                try write("</td></tr>\n")
+            }
+            try write("</table>\n</details>\n")
+        } else {
+            try write("<article class=\"row\"><h2>")
+            try blockValue(fields, first, titleOfBlock: true)
+            try write("</h2>\n<dl>")
+            for field in plan.columns.dropFirst() {
+                try write("<div><dt>")
+                try escaped(field.heading)
+                try write("</dt><dd>")
+                try blockValue(fields, field)
+                try write("</dd></div>")
+            }
+            try write("</dl></article>\n")
+        }
+    }
+
+    /// A list report's value: the cell's shown text (unit out where the label carries it), the
+    /// null text when empty, `—` for an empty block title (as Markdown's).
+    private func blockValue(_ fields: Fields, _ column: ColumnLayout, titleOfBlock: Bool = false) throws(OutputError) {
+        let cell = fields[column.source]
+        if cell.isEmpty {
+            try out.write(plan.nullText.isEmpty && titleOfBlock ? "—" : nullHTML)
+        } else if column.stripUnit {
+            try escaped(column.shownText(fields))
+        } else {
+            try HTMLText.write(cell, to: out)
+        }
+    }
+
+    func note(_ text: String) throws(OutputError) {
+        try start()
+        if fragment {
+            // Under the open table, across its columns; else in a table of its own.
+            let span = tableOpen ? max(1, columns.count) : 1
+            if !tableOpen {
+                try write("<table>\n")
+                tableOpen = true
+            }
+            try write("<tbody><tr><td colspan=\"")
+            try out.write(String(span))
+            try write("\">")
+            try escaped(text)
+            try write("</td></tr></tbody>\n")
+        } else {
+            try write("<p class=\"note\">")
+            try escaped(text)
+            try write("</p>\n")
+        }
+    }
+
+    func finish() throws(OutputError) {
+        try start()
+        if fragment {
+            try closeFragmentTable()
+            while detailsOpen > 0 {
+                try write("</details>\n")
+                detailsOpen -= 1
+            }
+        } else {
+            try writeTail()
+        }
+        try out.flush()
+    }
+
+    func continuation(into out: OutputBuffer) -> any Renderer {
+        let next = HTMLRenderer(plan: plan, out: out, measure: measure, fragment: fragment, zebra: zebra, wrap: wrap)
+        next.columns = columns
+        next.started = started
+        next.tables = tables
+        next.tableOpen = tableOpen
+        return next
+    }
+
+    /// Rows need nothing of the rows before them (stripes are the style's, by position).
+    func resume(atRow row: Int) {}
+}
