@@ -4,74 +4,107 @@
 /// as in Markdown (O4); every other control, and the bidirectional controls, are their visible
 /// escapes (O5, `Sanitize`).
 enum HTMLText {
-    /// Whether text may need escaping: it holds `"`, `&`, `'`, `<` or `>`, or `Sanitize` would
-    /// escape something in it (a control, LF and CR included). Text without any is written as
-    /// it is. Each byte is tested against a bit set of those bytes, without a branch.
+    /// Whether text may need escaping: it holds `"`, `&`, `'`, `<`, `>`, a C0 control or DEL,
+    /// or a byte that may start what `Sanitize` escapes (0xC2 a C1 control, 0xE2 a bidirectional
+    /// control, 0xEF U+FEFF). Text without any is written as it is. One pass, each byte tested
+    /// against a bit set of those bytes (one 64-bit set per quarter of the byte range), without
+    /// a branch.
     @inline(__always)
     static func mayNeedEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let low: UInt64 = 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
+        let low: UInt64 = 0xFFFF_FFFF | 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
+        let ascii: UInt64 = 1 << 0x3F  // 0x7F
+        let leads: UInt64 = 1 << (0xC2 - 0xC0) | 1 << (0xE2 - 0xC0) | 1 << (0xEF - 0xC0)
         var hits: UInt64 = 0
         for byte in utf8 {
-            hits |= (byte < 64 ? low : 0) &>> UInt64(byte & 63)
+            let set = byte < 0x40 ? low : byte < 0x80 ? ascii : byte < 0xC0 ? 0 : leads
+            hits |= set &>> UInt64(byte & 63)
         }
-        return hits & 1 != 0 || Sanitize.needsEscaping(utf8: utf8)
+        return hits & 1 != 0
     }
 
     /// Text escaped for an element's content or a quoted attribute value. `lineBreaks`: a line
     /// break is `<br>` (content only); otherwise it is `↵`, as on a one-line cell (O5).
     static func escaped(_ text: String, lineBreaks: Bool = true) -> String {
         var copy = text
-        if !copy.withUTF8({ mayNeedEscaping($0) }) { return text }
-        var out = ""
-        out.reserveCapacity(text.utf8.count + 16)
-        append(text.unicodeScalars[...], to: &out, lineBreaks: lineBreaks)
-        return out
-    }
-
-    /// Appends scalars escaped (`escaped`).
-    static func append(_ scalars: Substring.UnicodeScalarView, to out: inout String, lineBreaks: Bool) {
-        Sanitize.forEachShownScalar(scalars) { scalar in
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            case "\n" where lineBreaks: out += "<br>"
-            default:
-                if Sanitize.isControl(scalar.value) {
-                    Sanitize.forEachEscapeScalar(of: scalar.value) { out.unicodeScalars.append($0) }
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
+        return copy.withUTF8 { utf8 in
+            guard mayNeedEscaping(utf8) else { return text }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(utf8.count + 16)
+            forEachPiece(utf8, lineBreaks: lineBreaks) { bytes.append(contentsOf: $0) }
+            return String(decoding: bytes, as: UTF8.self)
         }
     }
 
-    /// Writes a cell's bytes escaped: as they are when nothing needs escaping, else in pieces of
-    /// about 64 KiB, so a 100 MB value is never one more copy of itself in memory (E5).
+    /// Writes a cell's bytes escaped: as they are when nothing needs escaping, else a run of
+    /// bytes at a time between the escapes, never as one more copy of itself (E5).
     static func write(_ cell: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) throws(OutputError) {
         guard mayNeedEscaping(cell) else {
             try out.write(cell)
             return
         }
-        let text = String(decoding: cell, as: UTF8.self)
-        let scalars = text.unicodeScalars
-        var start = scalars.startIndex
-        var piece = ""
-        while start < scalars.endIndex {
-            // A piece ends after an LF, never between a CR and its LF.
-            var end = scalars.index(start, offsetBy: pieceScalars, limitedBy: scalars.endIndex) ?? scalars.endIndex
-            while end < scalars.endIndex && scalars[scalars.index(before: end)] == "\r" { end = scalars.index(after: end) }
-            piece.removeAll(keepingCapacity: true)
-            append(Substring(text)[start..<end].unicodeScalars, to: &piece, lineBreaks: true)
-            try out.write(piece)
-            start = end
+        var failure: OutputError?
+        forEachPiece(cell, lineBreaks: true) { piece in
+            guard failure == nil else { return }
+            do throws(OutputError) { try out.write(piece) } catch { failure = error }
         }
+        if let failure { throw failure }
     }
 
-    /// Scalars escaped at a time by `write`.
-    static let pieceScalars = 1 << 16
+    /// Calls `body` with the escaped text in pieces: runs of the UTF-8 that stay as they are, and
+    /// each escape. `&`, `<`, `>`, `"` and `'` are character references; LF or CR LF is `<br>`
+    /// (`lineBreaks`) or `↵`; every other control (C0, DEL, C1), bidirectional control and
+    /// U+FEFF is its visible escape (`Sanitize.forEachEscapeScalar`, O5). Read on the bytes: no
+    /// `String` is made of the text.
+    static func forEachPiece(_ utf8: UnsafeBufferPointer<UInt8>, lineBreaks: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        let n = utf8.count
+        var run = 0
+        var i = 0
+        func emit(_ text: StaticString) {
+            body(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        }
+        while i < n {
+            let byte = utf8[i]
+            var length = 1
+            var control: UInt32?
+            var reference: StaticString?
+            switch byte {
+            case 0x22: reference = "&quot;"
+            case 0x26: reference = "&amp;"
+            case 0x27: reference = "&#39;"
+            case 0x3C: reference = "&lt;"
+            case 0x3E: reference = "&gt;"
+            case 0x0D where i + 1 < n && utf8[i + 1] == 0x0A:
+                length = 2
+                reference = lineBreaks ? "<br>" : "\u{21B5}"
+            case 0x0A: reference = lineBreaks ? "<br>" : "\u{21B5}"
+            case 0..<0x20, 0x7F: control = UInt32(byte)
+            case 0xC2 where i + 1 < n && utf8[i + 1] &- 0x80 <= 0x1F:
+                length = 2
+                control = UInt32(utf8[i + 1])
+            case 0xE2 where i + 2 < n:
+                let second = utf8[i + 1], third = utf8[i + 2]
+                guard (second == 0x80 && third &- 0xAA <= 4) || (second == 0x81 && third &- 0xA6 <= 3) else { i += 1; continue }
+                length = 3
+                control = UInt32(byte & 0x0F) << 12 | UInt32(second & 0x3F) << 6 | UInt32(third & 0x3F)
+            case 0xEF where i + 2 < n && utf8[i + 1] == 0xBB && utf8[i + 2] == 0xBF:
+                length = 3
+                control = 0xFEFF
+            default:
+                i += 1
+                continue
+            }
+            if run < i { body(UnsafeBufferPointer(rebasing: utf8[run..<i])) }
+            if let reference { emit(reference) }
+            if let control {
+                var escape: [UInt8] = []
+                Sanitize.forEachEscapeScalar(of: control) { escape.append(contentsOf: String($0).utf8) }
+                escape.withUnsafeBufferPointer { body($0) }
+            }
+            i += length
+            run = i
+        }
+        if run < n { body(UnsafeBufferPointer(rebasing: utf8[run..<n])) }
+    }
 
     /// Text as a CSS string's content, between double quotes: every character but ASCII letters,
     /// digits and spaces as a hex escape (`\3c ` for `<`), so no heading can end the string, the

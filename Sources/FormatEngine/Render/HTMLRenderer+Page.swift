@@ -56,8 +56,12 @@ extension HTMLRenderer {
         var css = ""
         var variables = ""
         var sum = "var(--k)"
+        let measure = DisplayWidth(ambiguousIsWide: false)
         for (k, column) in columns.enumerated() {
-            let natural = "calc(\(column.width)ch + 1.3em)"
+            // Its cells' widths, and its heading's longest word (bold, hence the larger factor),
+            // with room to spare: a cell that fits exactly is cut by a rounding.
+            let word = column.heading.split(separator: " ").map { measure.width(of: String($0)) }.max() ?? 0
+            let natural = "calc(max(\(column.width) * 1.08ch, \(word) * 1.2ch) + 1.3em + 4px)"
             let width = column.alignment == .right ? natural : "min(\(natural),50cqw)"
             variables += "--w\(k):\(width);"
             sum += " + var(--w\(k))"
@@ -71,7 +75,7 @@ extension HTMLRenderer {
             }
         }
         if let first = columns.first, first.alignment == .left {
-            css += ".right>.t\(t){--w0:min(calc(\(first.width)ch + 1.3em),25cqw)}"
+            css += ".right>.t\(t){--w0:min(calc(\(first.width) * 1.08ch + 1.3em + 4px),25cqw)}"
         }
         return ".t\(t){\(variables)width:calc(\(sum))}" + css
     }
@@ -83,7 +87,7 @@ extension HTMLRenderer {
     static let baseStyle = """
         :root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--head:#f6f8fa;--stripe:#f3f5f8;--hover:#e8f0fe;--shadow:rgba(31,35,40,.3);--k:0px}\
         @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--head:#161b22;--stripe:#131920;--hover:#1c2a3f;--shadow:rgba(0,0,0,.7)}}\
-        .js{--k:2.2em}\
+        .sel{--k:2.2em}\
         *{box-sizing:border-box}\
         body{margin:0;padding:.75rem;background:var(--bg);color:var(--fg);font:14px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif}\
         h1{font-size:1.25rem;margin:0 0 .5rem}\
@@ -94,11 +98,11 @@ extension HTMLRenderer {
         .d td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}\
         .w2 td{white-space:normal;overflow-wrap:anywhere}\
         .d thead th{position:sticky;top:0;z-index:2;background:var(--head);vertical-align:bottom;font-weight:600}\
-        .d thead th span{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;overflow-wrap:anywhere}\
+        .d thead th span{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;overflow-wrap:break-word}\
         .down>.d thead th{box-shadow:0 4px 6px -3px var(--shadow)}\
         .d tr>:nth-child(1 of :not(.k)){position:sticky;left:var(--k);z-index:1}\
         .d thead tr>:nth-child(1 of :not(.k)){z-index:3}\
-        .d tr.g>th{position:static;text-align:left;font-weight:600;background:var(--head)}\
+        .d tr.g>th{position:static;text-align:left!important;font-weight:600;background:var(--head)}\
         .right>.d tr>:nth-child(1 of :not(.k)){box-shadow:4px 0 6px -3px var(--shadow)}\
         .right>.d tr.g>th{box-shadow:none}\
         .d .k{position:sticky;left:0;z-index:1;width:var(--k);padding:.3rem 0;text-align:center}\

@@ -2,8 +2,9 @@
 /// without it. A heading sorts its column on click or Enter (numbers by value, text by Unicode
 /// order of its NFC form as `--sort` does, empty cells last; again to reverse; `aria-sort` and a
 /// mark say which); a row opens its sheet on click or Enter (a dialog with every field whole, a
-/// cell holding JSON as an outline of disclosure triangles); a checkbox column selects rows and
-/// a button copies them as CSV; a cell cut with `…` shows its whole text on hover; the scroll box
+/// cell holding JSON as an outline of disclosure triangles); "Select rows" adds a checkbox column
+/// (only then: a cell more in every row is a layout of the whole table again) and a button copies
+/// the checked rows as CSV; a cell cut with `…` shows its whole text on hover; the scroll box
 /// says when rows slide under the header (its shadow) and when it is scrolled right (the first
 /// column narrows to 25%). Text from cells only ever reaches the page as text (`textContent`).
 extension HTMLRenderer {
@@ -29,7 +30,7 @@ extension HTMLRenderer {
         status.setAttribute("role","status");bar.append(copy,status);
         const first=D.querySelector(".scroll");if(first)first.before(bar);
         const picked=()=>[...D.querySelectorAll("tbody .k input:checked")];
-        const count=()=>{const n=picked().length;copy.disabled=!n;copy.textContent=n?"Copy "+n+" selected row"+(n>1?"s":"")+" as CSV":"Copy selected rows as CSV"};
+        const count=()=>{const n=picked().length;copy.disabled=!n;copy.hidden=!D.documentElement.classList.contains("sel");copy.textContent=n?"Copy "+n+" selected row"+(n>1?"s":"")+" as CSV":"Copy selected rows as CSV"};
         count();
         const field=s=>/[",\r\n]|^\s|\s$/.test(s)?'"'+s.replace(/"/g,'""')+'"':s;
         copy.addEventListener("click",()=>{const lines=[];
@@ -61,16 +62,25 @@ extension HTMLRenderer {
             keyed.sort((a,b)=>{if(a.v===null||b.v===null)return a.v===null&&b.v===null?a.n-b.n:a.v===null?1:-1;
               const c=numeric?(a.v<b.v?-1:a.v>b.v?1:0):cmpText(a.v,b.v);return c?c*dir:a.n-b.n});
             const f=D.createDocumentFragment();for(const k of keyed)f.append(k.tr);for(const r of total)f.append(r);body.append(f)}};
+        const boxes=on=>{D.documentElement.classList.toggle("sel",on);
+          for(const t of tables){const head=t.tHead.rows[0];
+            if(!on){for(const k of t.querySelectorAll(".k"))k.remove();for(const g of t.querySelectorAll("tr.g>th"))g.colSpan-=1;continue}
+            const all=el("input",{type:"checkbox"}),box=el("input",{type:"checkbox"});
+            all.setAttribute("aria-label","Select every row");box.setAttribute("aria-label","Select the row");
+            t.querySelector("colgroup").prepend(el("col",{className:"k"}));
+            const kh=el("th",{className:"k",scope:"col"});kh.append(all);head.prepend(kh);
+            all.addEventListener("change",()=>{for(const b of t.querySelectorAll("tbody .k input"))b.checked=all.checked;count()});
+            for(const body of t.tBodies)for(const tr of body.rows){
+              if(tr.classList.contains("g")){tr.cells[0].colSpan+=1;continue}
+              const k=el("td",{className:"k"});if(isData(tr))k.append(box.cloneNode());tr.prepend(k)}}
+          count()};
+        const select=el("button",{type:"button",textContent:"Select rows"});select.setAttribute("aria-pressed","false");
+        select.addEventListener("click",()=>{const on=select.getAttribute("aria-pressed")!=="true";select.setAttribute("aria-pressed",String(on));boxes(on)});
+        bar.prepend(select);
         for(const t of tables){
-          const head=t.tHead.rows[0],heads=cells(head),all=el("input",{type:"checkbox"}),box=el("input",{type:"checkbox"});
-          all.setAttribute("aria-label","Select every row");box.setAttribute("aria-label","Select the row");
-          t.querySelector("colgroup").prepend(el("col",{className:"k"}));
-          const kh=el("th",{className:"k",scope:"col"});kh.append(all);head.prepend(kh);
-          for(const body of t.tBodies)for(const tr of body.rows){
-            if(tr.classList.contains("g")){tr.cells[0].colSpan+=1;continue}
-            const k=el("td",{className:"k"});if(isData(tr)){k.append(box.cloneNode());tr.tabIndex=0}tr.prepend(k)}
-          all.addEventListener("change",()=>{for(const b of t.querySelectorAll("tbody .k input"))b.checked=all.checked;count()});
-          t.addEventListener("change",e=>{if(e.target!==all)count()});
+          const heads=cells(t.tHead.rows[0]);
+          t.addEventListener("change",e=>{if(e.target.closest("tbody"))count()});
+          for(const body of t.tBodies)for(const tr of body.rows)if(isData(tr))tr.tabIndex=0;
           heads.forEach((th,i)=>{th.tabIndex=0;th.setAttribute("aria-sort","none");const go=()=>sort(t,heads,i);
             th.addEventListener("click",go);th.addEventListener("keydown",e=>{if(e.key==="Enter"||e.key===" "){e.preventDefault();go()}})});
           t.addEventListener("click",e=>{const tr=e.target.closest("tbody tr");if(tr&&isData(tr)&&!e.target.closest(".k"))open(heads,tr)});
