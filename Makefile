@@ -23,12 +23,18 @@ demo: build
 
 ## test: every unit, conformance, property and golden CLI test (the CLI tests run the release
 ## binary, as users get it), the Markdown round trip through GitHub's own GFM renderer (cmark-gfm,
-## from PyPI, O4), an install into a temporary prefix checked as a user would, and Examples/
+## from PyPI, O4), the HTML read back with Python's HTML parser and checked in headless Chromium
+## (Debian's chromium and chromium-driver, selenium from PyPI, O6), an install into a temporary
+## prefix checked as a user would, and Examples/
 test: build
 	$(SWIFT) build -j $(JOBS) --build-tests
 	TABLEFMT_BIN="$(RELEASE_BIN)" $(SWIFT) test -j $(JOBS) --skip-build
 	python3 -c "import cmarkgfm" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check cmarkgfm
 	python3 scripts/check-markdown-gfm.py "$(RELEASE_BIN)"
+	python3 scripts/check-html-parse.py "$(RELEASE_BIN)"
+	command -v chromium >/dev/null && command -v chromedriver >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	python3 -c "import selenium" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check selenium
+	python3 scripts/check-html-browser.py "$(RELEASE_BIN)"
 	$(MAKE) --no-print-directory check-install
 	$(MAKE) --no-print-directory examples
 

@@ -380,6 +380,7 @@ done
 OUT_SPEC=(
     "plain|tablefmt -w 0 -f plain|-w 0 -f plain FILE|"
     "markdown|tablefmt -f markdown|-f markdown FILE|omd"
+    "html|tablefmt -f html|-f html FILE|"
     "list|tablefmt --layout list -w 80|--layout list -w 80 FILE|oxtab"
     "box|tablefmt -w 0 --style box|-w 0 --style box FILE|"
     "ansi|tablefmt -w 0 --color always|-w 0 --color always FILE|"

@@ -241,4 +241,16 @@ struct HTMLRendererTests {
         #expect(pieced.text == whole.text)
         #expect(Self.bodyCells(whole.text).count == 6000)
     }
+
+    @Test("O6 through the binary: -f html writes a page, --fragment only the table; --fragment without -f html exits 64 saying so")
+    func commandLine() throws {
+        let page = try runTool(["-f", "html", "--title", "T"], stdin: Data("a,b\n1,x\n".utf8))
+        #expect(page.status == 0 && page.out.hasPrefix("<!DOCTYPE html>") && page.out.contains("<caption>T</caption>"))
+        let fragment = try runTool(["-f", "html", "--fragment"], stdin: Data("a,b\n1,x\n".utf8))
+        #expect(fragment.status == 0 && fragment.out.hasPrefix("<table>\n") && fragment.out.contains("<td align=\"right\">1</td><td>x</td>"))
+        let alone = try runTool(["--fragment"], stdin: Data("a\n1\n".utf8))
+        #expect(alone.status == 64)
+        #expect(alone.err.hasPrefix("tablefmt: --fragment: only with -f html"))
+        #expect(alone.out.isEmpty)
+    }
 }
