@@ -32,7 +32,8 @@ test: build
 	python3 -c "import cmarkgfm" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check cmarkgfm
 	python3 scripts/check-markdown-gfm.py "$(RELEASE_BIN)"
 	python3 scripts/check-html-parse.py "$(RELEASE_BIN)"
-	command -v chromium >/dev/null && command -v chromedriver >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
+	command -v chromium >/dev/null && command -v chromedriver >/dev/null || ! command -v apt-get >/dev/null \
+		|| { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null; }
 	python3 -c "import selenium" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check selenium
 	python3 scripts/check-html-browser.py "$(RELEASE_BIN)"
 	$(MAKE) --no-print-directory check-install

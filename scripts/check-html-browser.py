@@ -5,12 +5,13 @@ chromium-driver, driven by selenium).
 Each check names what it would catch:
   - policy: the page's script ran under its own Content-Security-Policy (a wrong hash blocks it)
     and the browser reported no violation;
-  - sticky header: after scrolling down, the header row is still at the top of the scroll box;
+  - sticky header: after scrolling down, the header row is still at the top of the scroll box,
+    with its shadow;
   - sticky column: after scrolling right, the first column is still at its left;
   - sort: a click on a numeric heading sorts by value (9 before 10 before 100), a second click
     reverses, aria-sort says which; Enter on a text heading sorts by text;
   - sheet: a click on a row whose long cell the table cut with … opens a dialog listing that
-    field whole;
+    field whole, and a cell of JSON as an outline of disclosure triangles;
   - copy: two checked rows copied as CSV give the heading line and those rows;
   - narrow: at a 375 px wide viewport the table scrolls inside its box, header and first column
     held;
@@ -62,18 +63,19 @@ def csv_text(rows):
     return out.getvalue()
 
 
+META = '{"tags": ["a", "<b>"], "n": 1}'
 LONG = "the quick brown fox jumps over the lazy dog and keeps running far past the column's edge: END"
 
 
 def data_rows(count=120, extra=14):
     """id, a long text (cut by the table), a score whose text order differs from its value order,
     a city, then enough more columns that the table scrolls right."""
-    header = ["id", "story", "score", "city"] + ["extra %d" % k for k in range(extra)]
+    header = ["id", "story", "score", "city", "meta"] + ["extra %d" % k for k in range(extra)]
     scores = [100, 9, 10, 2, 1000, 33, 5, 10.5]
     cities = ["Zürich", "Aachen", "Oslo", "Bergen", "Ålesund"]
     rows = [header]
     for r in range(count):
-        rows.append([str(r + 1), (LONG if r == 2 else "short %d" % r), str(scores[r % len(scores)]), cities[r % len(cities)]]
+        rows.append([str(r + 1), (LONG if r == 2 else "short %d" % r), str(scores[r % len(scores)]), cities[r % len(cities)], META]
                     + ["v%d-%d" % (r, k) for k in range(extra)])
     return rows
 
@@ -134,7 +136,12 @@ def main():
 
     rows = data_rows()
     main_page = page("data.html", csv_text(rows), "--headers", "keep", "--title", "Browser check")
-    b = Browser()
+    try:
+        b = Browser()
+    except Exception as error:
+        print("FAIL no browser: %s (Debian: apt-get install chromium chromium-driver)" % repr(error)[:300])
+        print("html-browser: 0 passed, 1 failed")
+        return 1
     try:
         b.open(main_page)
         scripted = b.js("return document.documentElement.classList.contains('js')")
@@ -150,8 +157,10 @@ def main():
                     "wide:s.scrollWidth>s.clientWidth,tall:s.scrollHeight>s.clientHeight}")
         b.js("document.querySelector('.scroll').scrollTop=1500")
         g = b.js(geometry)
-        check("sticky header: after scrolling down the header row is at the top of the box",
-              g["tall"] and g["scrollTop"] > 0 and abs(g["head"] - g["top"]) <= 1, g)
+        time.sleep(0.3)  # the scroll event's handler runs after the scroll
+        shadow = b.js("return getComputedStyle(document.querySelector('thead th')).boxShadow")
+        check("sticky header: after scrolling down the header row is at the top of the box, with a shadow",
+              g["tall"] and g["scrollTop"] > 0 and abs(g["head"] - g["top"]) <= 1 and shadow not in ("", "none"), (g, shadow))
         b.js("const s=document.querySelector('.scroll');s.scrollTop=0;s.scrollLeft=3000")
         g = b.js(geometry)
         check("sticky column: after scrolling right the first column is at the left of the box",
@@ -183,6 +192,11 @@ def main():
                      ".map(v=>[v.querySelector('dt').textContent,text(v.querySelector('dd'))])}")
         check("sheet: a row whose cell the table cut opens a dialog with that field whole",
               cut and sheet["open"] and ["story", LONG] in sheet["fields"] and len(sheet["fields"]) == len(rows[0]), (cut, sheet))
+        outline = b.js("const dd=[...document.querySelectorAll('dialog dl>div')].find(v=>v.querySelector('dt').textContent==='meta')"
+                       ".querySelector('dd');return {summaries:[...dd.querySelectorAll('summary')].map(s=>s.textContent),"
+                       "items:[...dd.querySelectorAll('li>span')].map(s=>s.textContent),open:[...dd.querySelectorAll('details')].every(d=>d.open)}")
+        check("sheet: a cell holding JSON is an outline of disclosure triangles",
+              outline == {"summaries": ["{2}", "tags: [2]"], "items": ["0: a", "1: <b>", "n: 1"], "open": True}, outline)
         b.driver.find_element(By.CSS_SELECTOR, "dialog button").click()
 
         b.driver.find_element(By.XPATH, "//button[text()='Select rows']").click()
@@ -191,7 +205,9 @@ def main():
         boxes[4].click()
         b.driver.find_element(By.XPATH, "//button[contains(text(),'as CSV')]").click()
         copied = b.js("return [...document.querySelectorAll('.bar button')].find(b=>b.dataset.csv).dataset.csv")
-        want = "\r\n".join(",".join(r) for r in (rows[0], rows[1], rows[5])) + "\r\n"
+        want = io.StringIO()
+        csv.writer(want, lineterminator="\r\n").writerows([rows[0], rows[1], rows[5]])
+        want = want.getvalue()
         check("copy: two checked rows copy as CSV with the heading line", copied == want, repr(copied)[:200])
 
         b.open(main_page, width=375, height=700)

@@ -231,34 +231,26 @@ final class HTMLRenderer: Renderer {
         }
     }
 
+    /// A list report's block (W8): on a page an `<article>` with the row's title and a `<dl>` of
+    /// its fields; in a fragment a `<details open>` with the title as its summary and a table of
+    /// label and value rows.
     func block(_ fields: Fields) throws(OutputError) {
         guard let first = plan.columns.first else { return }
         try start()
-        if fragment {
-            try write("<details open><summary>")
-            try blockValue(fields, first, titleOfBlock: true)
-            try write("</summary>\n<table>\n")
-            for field in plan.columns.dropFirst() {
-                try write("<tr><th align=\"left\">")
-                try escaped(field.heading)
-                try write("</th><td>")
-                try blockValue(fields, field)
-                try write("</td></tr>\n")
-            }
-            try write("</table>\n</details>\n")
-        } else {
-            try write("<article class=\"row\"><h2>")
-            try blockValue(fields, first, titleOfBlock: true)
-            try write("</h2>\n<dl>")
-            for field in plan.columns.dropFirst() {
-                try write("<div><dt>")
-                try escaped(field.heading)
-                try write("</dt><dd>")
-                try blockValue(fields, field)
-                try write("</dd></div>")
-            }
-            try write("</dl></article>\n")
+        let markup: (open: StaticString, titleEnd: StaticString, label: StaticString, value: StaticString, fieldEnd: StaticString, close: StaticString) = fragment
+            ? ("<details open><summary>", "</summary>\n<table>\n", "<tr><th align=\"left\">", "</th><td>", "</td></tr>\n", "</table>\n</details>\n")
+            : ("<article class=\"row\"><h2>", "</h2>\n<dl>", "<div><dt>", "</dt><dd>", "</dd></div>", "</dl></article>\n")
+        try write(markup.open)
+        try blockValue(fields, first, titleOfBlock: true)
+        try write(markup.titleEnd)
+        for field in plan.columns.dropFirst() {
+            try write(markup.label)
+            try escaped(field.heading)
+            try write(markup.value)
+            try blockValue(fields, field)
+            try write(markup.fieldEnd)
         }
+        try write(markup.close)
     }
 
     /// A list report's value: the cell's shown text (unit out where the label carries it), the
