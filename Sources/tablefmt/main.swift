@@ -37,6 +37,11 @@ func runTool() -> Int32 {
         printError("tablefmt: \(error.message)")
         return 64
     }
+    if options.format == .html && !options.htmlFragment && files.count > 1 {
+        printError("tablefmt: -f html writes one page, for one input; name one file, or add --fragment for a table per file")
+        printError("try 'tablefmt --help'")
+        return 64
+    }
     if when == .always && files.count > 1 {
         printError("tablefmt: --view always shows one input; name one file")
         printError("try 'tablefmt --help'")

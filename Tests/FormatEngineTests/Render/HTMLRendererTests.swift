@@ -253,4 +253,20 @@ struct HTMLRendererTests {
         #expect(alone.err.hasPrefix("tablefmt: --fragment: only with -f html"))
         #expect(alone.out.isEmpty)
     }
+
+    @Test("O6: a page is one document, so -f html with several files exits 64 (nothing written); --fragment writes a table per file")
+    func severalFiles() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-html-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let a = dir.appendingPathComponent("a.csv"), b = dir.appendingPathComponent("b.csv")
+        try Data("x\n1\n".utf8).write(to: a)
+        try Data("y\n2\n".utf8).write(to: b)
+        let page = try runTool(["-f", "html", a.path, b.path])
+        #expect(page.status == 64 && page.out.isEmpty)
+        #expect(page.err.hasPrefix("tablefmt: -f html writes one page, for one input"))
+        let fragments = try runTool(["-f", "html", "--fragment", a.path, b.path])
+        #expect(fragments.status == 0)
+        #expect(fragments.out.components(separatedBy: "<table>").count - 1 == 2)
+        #expect(fragments.out.contains("<summary>\(a.path)</summary>") && fragments.out.contains("<summary>\(b.path)</summary>"))
+    }
 }
