@@ -7,11 +7,13 @@ Each check names what it would catch:
     and the browser reported no violation;
   - sticky header: after scrolling down, the header row is still at the top of the scroll box,
     with its shadow;
-  - sticky column: after scrolling right, the first column is still at its left;
+  - sticky column: after scrolling right, the first column is still at its left, with a shadow,
+    and a text first column narrows to 25% of the box;
   - sort: a click on a numeric heading sorts by value (9 before 10 before 100), a second click
     reverses, aria-sort says which; Enter on a text heading sorts by text;
   - sheet: a click on a row whose long cell the table cut with … opens a dialog listing that
-    field whole, and a cell of JSON as an outline of disclosure triangles;
+    field whole, and a cell of JSON as an outline of disclosure triangles; Enter on a focused row
+    opens it too;
   - copy: two checked rows copied as CSV give the heading line and those rows;
   - narrow: at a 375 px wide viewport the table scrolls inside its box, header and first column
     held;
@@ -209,6 +211,25 @@ def main():
         csv.writer(want, lineterminator="\r\n").writerows([rows[0], rows[1], rows[5]])
         want = want.getvalue()
         check("copy: two checked rows copy as CSV with the heading line", copied == want, repr(copied)[:200])
+
+        tr = b.driver.find_element(By.XPATH, "//tbody/tr[2]")
+        b.js("arguments[0].focus()", tr)
+        tr.send_keys(Keys.ENTER)
+        opened = b.js("const d=document.querySelector('dialog');return d.open&&d.querySelector('h2').textContent")
+        check("sheet: Enter on a focused row opens its sheet", opened == rows[2][0], opened)
+        b.js("document.querySelector('dialog').close()")
+
+        named = [["name"] + ["column %d" % k for k in range(12)]]
+        named += [["a long first-column name that is wider than a quarter of the box %d" % r] + ["value %d" % k for k in range(12)]
+                  for r in range(40)]
+        b.open(page("named.html", csv_text(named), "--headers", "keep"), width=1000, height=600)
+        before = b.js("return document.querySelector('tbody td').getBoundingClientRect().width")
+        b.js("document.querySelector('.scroll').scrollLeft=400")
+        time.sleep(0.3)
+        after = b.js("const s=document.querySelector('.scroll');return {cell:document.querySelector('tbody td').getBoundingClientRect().width,"
+                     "box:s.offsetWidth-2*s.clientLeft}")  # the box's width inside its border, scroll bar included, as cqw counts it
+        check("sticky column: a text first column narrows to 25% of the box once scrolled right",
+              before > after["box"] * 0.3 and after["cell"] <= after["box"] * 0.25 + 1, (before, after))
 
         b.open(main_page, width=375, height=700)
         b.driver.find_element(By.XPATH, "//button[text()='Select rows']").click()  # held beside the checkbox column
