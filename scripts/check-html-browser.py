@@ -14,6 +14,7 @@ Each check names what it would catch:
   - sheet: a click on a row whose long cell the table cut with … opens a dialog listing that
     field whole, and a cell of JSON as an outline of disclosure triangles; Enter on a focused row
     opens it too;
+  - wrap: under --wrap 2 a long cell is held to two lines;
   - copy: two checked rows copied as CSV give the heading line and those rows;
   - narrow: at a 375 px wide viewport the table scrolls inside its box, header and first column
     held;
@@ -230,6 +231,16 @@ def main():
                      "box:s.offsetWidth-2*s.clientLeft}")  # the box's width inside its border, scroll bar included, as cqw counts it
         check("sticky column: a text first column narrows to 25% of the box once scrolled right",
               before > after["box"] * 0.3 and after["cell"] <= after["box"] * 0.25 + 1, (before, after))
+
+        wrapped = [list(r) for r in rows]
+        wrapped[3][1] = " ".join([LONG] * 3)
+        b.open(page("wrapped.html", csv_text(wrapped), "--headers", "keep", "--wrap", "2"))
+        held = b.js(TEXT + "const c=[...document.querySelectorAll('tbody td')].find(c=>c.textContent.endsWith('END')),s=c.querySelector('span'),"
+                    "line=parseFloat(getComputedStyle(s).lineHeight),k=s.cloneNode(true);k.style.webkitLineClamp='none';k.style.display='block';"
+                    "c.append(k);const all=k.clientHeight/line;k.remove();return {lines:s.clientHeight/line,cut:all>2.5,"
+                    "whole:text(c)===arguments[0]}", wrapped[3][1])
+        check("wrap: under --wrap 2 a long cell takes two lines, the rest cut, its whole text in the page",
+              abs(held["lines"] - 2) < 0.1 and held["cut"] and held["whole"], held)
 
         b.open(main_page, width=375, height=700)
         b.driver.find_element(By.XPATH, "//button[text()='Select rows']").click()  # held beside the checkbox column

@@ -5,7 +5,8 @@
 For every input the Markdown check uses (every UTF-8 fixture and real-world file, its hostile
 corpus and its tables of punctuation names, scripts/check-markdown-gfm.py) and a corpus of
 attribute-breaking, `</script>`, `</style>` and comment cases made here (in cells, headings and
-the title), each drawn as a table, with a title, in groups, as a list report and as pages:
+the title), each drawn as a table, with a title (and `--wrap 2`), in groups, as a list report and
+as pages:
   - no element, attribute or script was added: every tag is one tablefmt writes in that mode, with
     only its attributes (class values from the page's own set; a fragment has no class, style, id
     or script), and a page has one <style> and one <script>, the ones its Content-Security-Policy
@@ -103,7 +104,7 @@ class Reader(html.parser.HTMLParser):
             else:
                 self.current += "\n"
             return
-        if self.current is not None and not (tag == "span" and self.kind == "th"):
+        if self.current is not None and not (tag == "span" and self.kind in ("th", "td")):
             self.bad.append("<%s> inside %s" % (tag, self.kind))
         kind = None
         if tag in ("caption", "summary", "h1", "h2", "dt", "dd", "p"):
@@ -180,7 +181,7 @@ def check(name, text, binary, kind, fragment, failures, title):
     delimiter = "\t" if name.endswith(".tsv") else gfm.DELIMITERS.get(os.path.basename(name))
     if delimiter:
         args += ["-d", delimiter]
-    args += {"table": ["--layout", "table"], "title": ["--layout", "table", "--title", title],
+    args += {"table": ["--layout", "table"], "title": ["--layout", "table", "--title", title, "--wrap", "2"],
              "groups": ["--layout", "table", "--group-by", "1", "--footer", "none"], "list": ["--layout", "list"],
              "pages": ["--layout", "pages", "--width", "40", "--title", title]}[kind]
     run = subprocess.run(args + ["-"], input=text.encode("utf-8"), capture_output=True)

@@ -82,7 +82,7 @@ extension HTMLRenderer {
 
     /// The rules every page has: colours (light and dark, from the reader's setting), the table
     /// (sticky header with its shadow once rows slide under it, sticky first column, one-line
-    /// cells cut with `…`, two-line headings, zebra rows), notes, the list report, the row's sheet,
+    /// cells cut with `…` or, under `--wrap 2`, held to two lines, two-line headings, zebra rows), notes, the list report, the row's sheet,
     /// and print, where the table becomes the list report (pages stay tables).
     static let baseStyle = """
         :root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--head:#f6f8fa;--stripe:#f3f5f8;--hover:#e8f0fe;--shadow:rgba(31,35,40,.3);--k:0px}\
@@ -96,7 +96,7 @@ extension HTMLRenderer {
         caption{text-align:left;font-weight:600;font-size:1.1rem;padding:.4rem .6rem}\
         .d th,.d td{padding:.3rem .65rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;background:var(--bg)}\
         .d td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}\
-        .w2 td{white-space:normal;overflow-wrap:anywhere}\
+        .w2 td>span{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;white-space:normal;overflow-wrap:anywhere}\
         .d thead th{position:sticky;top:0;z-index:2;background:var(--head);vertical-align:bottom;font-weight:600}\
         .d thead th span{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;overflow-wrap:break-word}\
         .down>.d thead th{box-shadow:0 4px 6px -3px var(--shadow)}\
@@ -139,6 +139,7 @@ extension HTMLRenderer {
         .d:not(.pg) tr{break-inside:avoid;padding:.4rem 0;border-bottom:1px solid #999}\
         .d:not(.pg)>tbody>tr>*{position:static;white-space:normal;overflow:visible;border:0;padding:0;text-align:left!important;background:none!important;box-shadow:none!important}\
         .d:not(.pg) td:nth-child(1 of :not(.k)){font-weight:600}\
+        .d:not(.pg) td>span{display:inline;-webkit-line-clamp:none}\
         .d:not(.pg) td::before{display:inline-block;min-width:12em;padding-right:1em;color:#555;font-weight:400}\
         .d:not(.pg) td::after{content:none!important}\
         .pg{table-layout:auto;width:auto!important}\

@@ -85,7 +85,7 @@ extension HTMLRenderer {
             th.addEventListener("click",go);th.addEventListener("keydown",e=>{if(e.key==="Enter"||e.key===" "){e.preventDefault();go()}})});
           t.addEventListener("click",e=>{const tr=e.target.closest("tbody tr");if(tr&&isData(tr)&&!e.target.closest(".k"))open(heads,tr)});
           t.addEventListener("keydown",e=>{const tr=e.target;if(e.key==="Enter"&&tr.nodeName==="TR"&&isData(tr)){e.preventDefault();open(heads,tr)}});
-          t.addEventListener("mouseover",e=>{const c=e.target.closest("td");if(c&&!c.title&&c.scrollWidth>c.clientWidth)c.title=text(c)})}
+          t.addEventListener("mouseover",e=>{const c=e.target.closest("td");if(c&&!c.title&&(c.querySelector("span")||c.scrollWidth>c.clientWidth))c.title=text(c)})}
         for(const s of D.querySelectorAll(".scroll"))s.addEventListener("scroll",()=>{s.classList.toggle("down",s.scrollTop>0);s.classList.toggle("right",s.scrollLeft>0)},{passive:true});
         })();
         """#

@@ -182,8 +182,15 @@ final class HTMLRenderer: Renderer {
             try endCell()
             return
         }
-        try write(fragment && slot.right ? "<td align=\"right\">" : "<td>")
-        try HTMLText.write(cell, to: out)
+        if wrap && !fragment {
+            // C6 under --wrap 2: the text in a span the style holds to two lines.
+            try write("<td><span>")
+            try HTMLText.write(cell, to: out)
+            try write("</span>")
+        } else {
+            try write(fragment && slot.right ? "<td align=\"right\">" : "<td>")
+            try HTMLText.write(cell, to: out)
+        }
         try endCell()
     }
 
