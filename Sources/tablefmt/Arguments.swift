@@ -236,7 +236,7 @@ enum Arguments {
             inv.options.style = style
         },
         OptionSpec(long: "zebra", short: nil, value: nil, group: "Output",
-                   help: "alternate rows on a background (ansi)") { inv, _ in
+                   help: "alternate rows on a background (ansi, html)") { inv, _ in
             inv.options.zebra = true
         },
         OptionSpec(long: "view", short: nil, value: "WHEN", group: "Output",
