@@ -248,7 +248,9 @@ struct HTMLRendererTests {
         #expect(page.status == 0 && page.out.hasPrefix("<!DOCTYPE html>") && page.out.contains("<caption>T</caption>"))
         let fragment = try runTool(["-f", "html", "--fragment"], stdin: Data("a,b\n1,x\n".utf8))
         #expect(fragment.status == 0 && fragment.out.hasPrefix("<table>\n") && fragment.out.contains("<td align=\"right\">1</td><td>x</td>"))
-        let alone = try runTool(["--fragment"], stdin: Data("a\n1\n".utf8))
+        // No input piped: the tool stops before reading, and a write to its closed pipe would
+        // end this test process with SIGPIPE.
+        let alone = try runTool(["--fragment"])
         #expect(alone.status == 64)
         #expect(alone.err.hasPrefix("tablefmt: --fragment: only with -f html"))
         #expect(alone.out.isEmpty)
