@@ -114,10 +114,17 @@ extension FormatRun {
             guard result.error == nil else { return }
             table.columnsMayGrow = false
             // P4: what is drawn goes out whenever the pipe makes us wait, not when it closes.
+            // A reader gone (`… | head`) is noticed at that flush and ends the run at the next
+            // row, rather than rows read on forever from an input that never ends (`--follow`).
             let out = self.out
-            table.stream.beforeWaiting = { try? out.flush() }
+            var closed: OutputError?
+            table.stream.beforeWaiting = {
+                guard closed == nil else { return }
+                do throws(OutputError) { try out.flush() } catch { closed = error }
+            }
             defer { table.stream.beforeWaiting = nil }
             while nextRow() {
+                if let closed { throw closed }
                 if drawn < limit {
                     try record.withFields { (row) throws(OutputError) in try draw(renderer, row) }
                     drawn += 1
