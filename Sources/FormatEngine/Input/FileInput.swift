@@ -12,7 +12,7 @@ public func systemMessage(_ code: Int32) -> String {
 
 /// What identifies a regular file's contents between two reads (I7): the same descriptor always
 /// names the same inode, so what can change is its size and its modification time.
-struct FileIdentity: Equatable {
+struct FileIdentity: Equatable, Sendable {
     var size: Int64
     var modifiedSeconds: Int
     var modifiedNanoseconds: Int

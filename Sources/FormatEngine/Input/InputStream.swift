@@ -417,7 +417,7 @@ final class InputStream {
 
     /// cp1252's printable characters in 0x80–0x9F; its five unassigned bytes map to the C1
     /// control of the same number (as WHATWG's decoder does), which output then shows escaped.
-    private static func cp1252(_ b: UInt8) -> UInt32 {
+    static func cp1252(_ b: UInt8) -> UInt32 {
         guard b >= 0x80 && b < 0xA0 else { return UInt32(b) }
         let table: [UInt32] = [
             0x20AC, 0x81, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,

@@ -10,12 +10,12 @@ import Darwin
 /// TSV files that read without a replacement (other inputs are spooled, `RowSpool`); every read
 /// first checks the file is as it was (I7), so a file changed under the view is said, not misread.
 final class FileRows: ViewRows, @unchecked Sendable {
-    private let file: RandomAccess
+    let file: RandomAccess
     private let choice: TableInput.Choice
     /// Row starts (file offsets) appended and not yet published (the loading thread's).
     private var pending: [Int64] = []
     /// Published row starts, and where the last published row ends.
-    private let index = Locked((starts: OffsetIndex(first: nil), end: Int64(0)))
+    let index = Locked((starts: OffsetIndex(first: nil), end: Int64(0)))
     private let changed = Locked<InputError?>(nil)
     private let name: String
     /// The input whose descriptor `file` is: kept open as long as these rows are read.
@@ -97,7 +97,7 @@ final class FileRows: ViewRows, @unchecked Sendable {
 /// (`FileRows`). The loader chooses before the first row is published.
 package final class RowStore: ViewRows, @unchecked Sendable {
     let spool: RowSpool
-    private let file = Locked<FileRows?>(nil)
+    let file = Locked<FileRows?>(nil)
 
     /// A store that spools until told the rows can be found in their file. The spool's file is
     /// made only for rows that are spooled (`RowSpool.prepare`).

@@ -1,0 +1,194 @@
+/// One JSON Lines row rewritten with some of its values changed (V9): every byte of the line
+/// kept but the values that changed, in their places, so the key order, the spacing, the
+/// numbers as written and every other value stay as they were. A key the line lacks is added
+/// at the end of its object.
+enum JSONLine {
+    /// A member of an object: its key (decoded) and where its value lies.
+    struct Member {
+        var key: String
+        var value: Range<Int>
+    }
+
+    /// `line` with the value of each `(column name, text)` of `changes` replaced. A name with
+    /// dots reaches into nested objects (`b.c`) when the line has no key of the whole name.
+    /// - Returns: nil when the line is not a JSON object.
+    static func edited(_ line: [UInt8], changes: [(name: String, text: [UInt8])]) -> [UInt8]? {
+        var line = line
+        guard let start = line.firstIndex(where: { !isSpace($0) }), line[start] == UInt8(ascii: "{") else { return nil }
+        for (name, text) in changes {
+            guard let end = skipValue(line, start) else { return nil }
+            line = set(line, object: start..<end, path: name, text: text)
+        }
+        return line
+    }
+
+    /// A new row: each non-empty `(name, text)` as a member, a number as written, else a string.
+    static func object(_ pairs: [(name: String, text: [UInt8])]) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "{")]
+        for (name, text) in pairs where !text.isEmpty {
+            if out.count > 1 { out.append(UInt8(ascii: ",")) }
+            out += string(Array(name.utf8)) + [UInt8(ascii: ":")] + value(text, like: nil)
+        }
+        return out + [UInt8(ascii: "}")]
+    }
+
+    /// `text` as a JSON value: bare when the value it replaces was a number and it is one (or
+    /// `true`, `false`, `null` for one of those; a new value: a number), else a string.
+    static func value(_ text: [UInt8], like original: ArraySlice<UInt8>?) -> [UInt8] {
+        let first = original?.first
+        let literals: [[UInt8]] = [Array("true".utf8), Array("false".utf8), Array("null".utf8)]
+        let wasNumber = first.map { $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) } ?? true
+        if wasNumber && isNumber(text) { return text }
+        if let first, first == UInt8(ascii: "t") || first == UInt8(ascii: "f") || first == UInt8(ascii: "n"), literals.contains(text) { return text }
+        return string(text)
+    }
+
+    /// A JSON number as RFC 8259 writes one.
+    static func isNumber(_ t: [UInt8]) -> Bool {
+        var i = 0
+        func digits() -> Int {
+            let from = i
+            while i < t.count && t[i] >= 0x30 && t[i] <= 0x39 { i += 1 }
+            return i - from
+        }
+        if i < t.count && t[i] == UInt8(ascii: "-") { i += 1 }
+        guard i < t.count else { return false }
+        if t[i] == 0x30 { i += 1 } else if digits() == 0 { return false }
+        if i < t.count && t[i] == UInt8(ascii: ".") { i += 1; if digits() == 0 { return false } }
+        if i < t.count && (t[i] == UInt8(ascii: "e") || t[i] == UInt8(ascii: "E")) {
+            i += 1
+            if i < t.count && (t[i] == UInt8(ascii: "+") || t[i] == UInt8(ascii: "-")) { i += 1 }
+            if digits() == 0 { return false }
+        }
+        return i == t.count
+    }
+
+    /// `text` as a JSON string, escaping only what must be: `"`, `\` and control characters.
+    static func string(_ text: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = [0x22]
+        let hex = Array("0123456789abcdef".utf8)
+        for b in text {
+            switch b {
+            case 0x22, 0x5C: out += [0x5C, b]
+            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+            case 0x09: out += [0x5C, UInt8(ascii: "t")]
+            case ..<0x20: out += Array("\\u00".utf8) + [hex[Int(b >> 4)], hex[Int(b & 15)]]
+            default: out.append(b)
+            }
+        }
+        out.append(0x22)
+        return out
+    }
+
+    // MARK: - Reading a line
+
+    private static func set(_ line: [UInt8], object: Range<Int>, path: String, text: [UInt8]) -> [UInt8] {
+        let found = members(line, object)
+        if let member = found.first(where: { $0.key == path }) {
+            return Array(line[..<member.value.lowerBound]) + value(text, like: line[member.value]) + Array(line[member.value.upperBound...])
+        }
+        // A nested object's key: `b.c` is `c` in `b`.
+        var dot = path.startIndex
+        while let next = path[dot...].firstIndex(of: ".") {
+            let head = String(path[..<next]), rest = String(path[path.index(after: next)...])
+            if let member = found.first(where: { $0.key == head }), line[member.value].first == UInt8(ascii: "{") {
+                return set(line, object: member.value, path: rest, text: text)
+            }
+            dot = path.index(after: next)
+        }
+        guard !text.isEmpty else { return line }
+        // Not there: added before the object's closing brace.
+        let close = object.upperBound - 1
+        let member = (found.isEmpty ? [] : [UInt8(ascii: ",")]) + string(Array(path.utf8)) + [UInt8(ascii: ":")] + value(text, like: nil)
+        return Array(line[..<close]) + member + Array(line[close...])
+    }
+
+    /// The members of the object at `range` (from its `{`).
+    static func members(_ line: [UInt8], _ range: Range<Int>) -> [Member] {
+        var out: [Member] = []
+        var i = range.lowerBound + 1
+        while true {
+            i = skipSpace(line, i)
+            guard i < range.upperBound, line[i] == 0x22, let keyEnd = skipValue(line, i) else { return out }
+            let key = decodeString(line[(i + 1)..<(keyEnd - 1)])
+            i = skipSpace(line, keyEnd)
+            guard i < line.count, line[i] == UInt8(ascii: ":") else { return out }
+            let valueStart = skipSpace(line, i + 1)
+            guard let valueEnd = skipValue(line, valueStart) else { return out }
+            out.append(Member(key: key, value: valueStart..<valueEnd))
+            i = skipSpace(line, valueEnd)
+            guard i < line.count, line[i] == UInt8(ascii: ",") else { return out }
+            i += 1
+        }
+    }
+
+    private static func isSpace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D }
+
+    private static func skipSpace(_ line: [UInt8], _ i: Int) -> Int {
+        var i = i
+        while i < line.count && isSpace(line[i]) { i += 1 }
+        return i
+    }
+
+    /// Where the value starting at `i` ends; nil when it does not.
+    static func skipValue(_ line: [UInt8], _ i: Int) -> Int? {
+        guard i < line.count else { return nil }
+        var depth = 0, k = i, inString = false
+        while k < line.count {
+            let b = line[k]
+            if inString {
+                if b == 0x5C { k += 1 } else if b == 0x22 { inString = false; if depth == 0 { return k + 1 } }
+            } else if b == 0x22 {
+                inString = true
+            } else if b == UInt8(ascii: "{") || b == UInt8(ascii: "[") {
+                depth += 1
+            } else if b == UInt8(ascii: "}") || b == UInt8(ascii: "]") {
+                if depth == 0 { return k }
+                depth -= 1
+                if depth == 0 { return k + 1 }
+            } else if depth == 0 && (b == UInt8(ascii: ",") || isSpace(b)) {
+                return k
+            }
+            k += 1
+        }
+        return depth == 0 && !inString ? k : nil
+    }
+
+    /// A JSON string's text (between its quotes) decoded.
+    static func decodeString(_ raw: ArraySlice<UInt8>) -> String {
+        var scalars = String.UnicodeScalarView()
+        var bytes: [UInt8] = []
+        var i = raw.startIndex
+        func hex4(_ at: Int) -> UInt32? {
+            guard at + 4 <= raw.endIndex else { return nil }
+            return UInt32(String(decoding: raw[at..<(at + 4)], as: UTF8.self), radix: 16)
+        }
+        func flush() { scalars.append(contentsOf: String(decoding: bytes, as: UTF8.self).unicodeScalars); bytes.removeAll() }
+        while i < raw.endIndex {
+            let b = raw[i]
+            guard b == 0x5C, i + 1 < raw.endIndex else { bytes.append(b); i += 1; continue }
+            flush()
+            let e = raw[i + 1]
+            i += 2
+            switch e {
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "b"): scalars.append("\u{8}")
+            case UInt8(ascii: "f"): scalars.append("\u{C}")
+            case UInt8(ascii: "u"):
+                guard var v = hex4(i) else { continue }
+                i += 4
+                if v >= 0xD800 && v < 0xDC00, i + 6 <= raw.endIndex, raw[i] == 0x5C, let low = hex4(i + 2), low >= 0xDC00 && low < 0xE000 {
+                    v = 0x10000 + ((v - 0xD800) << 10) + (low - 0xDC00)
+                    i += 6
+                }
+                scalars.append(Unicode.Scalar(v) ?? "\u{FFFD}")
+            default: scalars.append(Unicode.Scalar(e))
+            }
+        }
+        flush()
+        return String(scalars)
+    }
+}

@@ -1,0 +1,139 @@
+/// Why a save did not happen: one line, `WHERE: what` (E1), and whether another name may work.
+package struct SaveError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var message: String
+    /// The file on disk is not the one the view read (or cannot be written): save under another name.
+    package var offerSaveAs = false
+
+    init(_ message: String, offerSaveAs: Bool = false) {
+        self.message = message
+        self.offerSaveAs = offerSaveAs
+    }
+
+    package var description: String { message }
+}
+
+/// How a file is written, as read from it, so changed and added rows are written the same way
+/// (V9): the delimiter and escapes (or JSON Lines), the text encoding, the line ending, and
+/// whether every field is quoted.
+struct SaveDialect: Sendable, Equatable {
+    enum Kind: Sendable, Equatable {
+        case delimited(Dialect)
+        case jsonLines
+    }
+
+    var kind: Kind
+    var encoding: TextEncoding
+    /// The line ending new rows take, in UTF-8 (`\n`, `\r\n` or `\r`): the file's first.
+    var lineEnding: [UInt8] = [0x0A]
+    /// The header row (the first row without one) quotes every field: new rows do too.
+    var quoteAll = false
+
+    /// Bytes a code unit takes: 2 in UTF-16.
+    var unit: Int { encoding == .utf16le || encoding == .utf16be ? 2 : 1 }
+
+    // MARK: - Finding it
+
+    /// The line ending and quoting of `row`, the first row's text (UTF-8, with its line break).
+    mutating func learn(fromFirstRow row: [UInt8]) {
+        // The break after the row's last character (a quoted field may hold others).
+        let last = row.lastIndex(where: { $0 != 0x0A && $0 != 0x0D }) ?? -1
+        let tail = Array(row[(last + 1)...])
+        if !tail.isEmpty { lineEnding = tail.starts(with: [0x0D, 0x0A]) ? [0x0D, 0x0A] : [tail[0]] }
+        if case .delimited(let d) = kind {
+            let (quoted, total) = Self.quotedFields(row, d)
+            quoteAll = total > 0 && quoted == total
+        }
+    }
+
+    /// How many of a row's fields are quoted, and how many it has (UTF-8, up to its line break).
+    static func quotedFields(_ row: [UInt8], _ d: Dialect) -> (quoted: Int, total: Int) {
+        guard d.quoting else { return (0, 1) }
+        var quoted = 0, total = 0
+        var i = 0
+        while i <= row.count {
+            total += 1
+            if i < row.count && row[i] == 0x22 {
+                quoted += 1
+                i += 1
+                while i < row.count {
+                    if row[i] == 0x22 {
+                        if i + 1 < row.count && row[i + 1] == 0x22 { i += 2; continue }
+                        break
+                    }
+                    i += 1
+                }
+            }
+            while i < row.count && row[i] != d.delimiter && row[i] != 0x0A && row[i] != 0x0D { i += 1 }
+            if i >= row.count || row[i] != d.delimiter { break }
+            i += 1
+        }
+        return (quoted, total)
+    }
+
+    // MARK: - Writing a row
+
+    /// A delimited row's fields as the file writes them, in UTF-8, without its line break: a field
+    /// quoted when it must be (it holds the delimiter, a quote, a line break, a backslash where
+    /// backslashes escape, or is a row's only field and empty) or when `quoteAll`.
+    static func delimitedRow(_ fields: [[UInt8]], _ d: Dialect, quoteAll: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        for (k, field) in fields.enumerated() {
+            if k > 0 { out.append(d.delimiter) }
+            let must = field.contains { $0 == d.delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D || ($0 == 0x5C && d.backslashEscapes) }
+                || (fields.count == 1 && field.isEmpty)
+            guard d.quoting && (must || quoteAll) else {
+                out.append(contentsOf: field)
+                continue
+            }
+            out.append(0x22)
+            for b in field {
+                out.append(b)
+                if b == 0x22 { out.append(b) }
+            }
+            out.append(0x22)
+        }
+        return out
+    }
+
+    /// Whether a field can be written in dialect `d` at all: without quoting, a delimiter or line
+    /// break in it cannot.
+    static func canWrite(_ field: [UInt8], _ d: Dialect) -> Bool {
+        d.quoting || !field.contains { $0 == d.delimiter || $0 == 0x0A || $0 == 0x0D }
+    }
+
+    /// `text` (UTF-8) in this file's encoding, appended to `out`.
+    /// - Returns: nil, or the first character the encoding cannot hold and its place (1-based,
+    ///   in characters).
+    func encode(_ text: [UInt8], into out: inout [UInt8]) -> (Unicode.Scalar, Int)? {
+        if encoding == .utf8 {
+            out.append(contentsOf: text)
+            return nil
+        }
+        var place = 0
+        for scalar in String(decoding: text, as: UTF8.self).unicodeScalars {
+            place += 1
+            let v = scalar.value
+            switch encoding {
+            case .utf8:
+                break
+            case .latin1:
+                guard v <= 0xFF else { return (scalar, place) }
+                out.append(UInt8(v))
+            case .cp1252:
+                if v < 0x80 || (v >= 0xA0 && v <= 0xFF) {
+                    out.append(UInt8(v))
+                } else if let b = (0x80...0x9F).first(where: { InputStream.cp1252(UInt8($0)) == v }) {
+                    out.append(UInt8(b))
+                } else {
+                    return (scalar, place)
+                }
+            case .utf16le, .utf16be:
+                for unit in String(scalar).utf16 {
+                    let (hi, lo) = (UInt8(unit >> 8), UInt8(unit & 0xFF))
+                    if encoding == .utf16le { out.append(lo); out.append(hi) } else { out.append(hi); out.append(lo) }
+                }
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,110 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Replacing a file all at once (V9): the new bytes go to a temporary file beside it, are
+/// flushed to the disk, and take its name in one rename, so a reader sees the old file or the
+/// new one, never half of either; the new file keeps the old one's mode (and owner, where the
+/// system lets it). A file that is not the one the view read is never written over.
+package enum SaveFile {
+    /// What says a file is the same one: its device and inode, and its size and modification
+    /// time (I7's `FileIdentity`); with its mode and owner, which a new file takes.
+    package struct Identity: Equatable, Sendable {
+        var device: UInt64
+        var inode: UInt64
+        var contents: FileIdentity
+        var mode: UInt32
+        var owner: UInt32
+        var group: UInt32
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            contents = FileIdentity(info)
+            mode = UInt32(info.st_mode)
+            owner = UInt32(info.st_uid)
+            group = UInt32(info.st_gid)
+        }
+
+        /// The same file, as it was: mode and owner may change without the bytes changing.
+        func sameFile(as other: Identity) -> Bool {
+            device == other.device && inode == other.inode && contents == other.contents
+        }
+    }
+
+    /// The identity of the file at `path`; nil when there is none.
+    package static func identity(path: String) -> Identity? {
+        var info = stat()
+        return stat(path, &info) == 0 ? Identity(info) : nil
+    }
+
+    /// The identity of the open file `fd`.
+    package static func identity(fd: Int32) -> Identity? {
+        var info = stat()
+        return fstat(fd, &info) == 0 ? Identity(info) : nil
+    }
+
+    /// Writes `path` anew through `body`, which is handed the new file's descriptor.
+    /// - Parameter expected: the file `path` must still be (nil: `path` must not exist).
+    /// - Returns: the new file's identity.
+    /// - Throws: `SaveError` when the file changed (with `offerSaveAs`), or a step fails; the
+    ///   temporary file is then removed and `path` is as it was.
+    package static func replace(_ path: String, expected: Identity?, body: (Int32) throws(SaveError) -> Void) throws(SaveError) -> Identity {
+        let now = identity(path: path)
+        if let expected {
+            guard let now, now.sameFile(as: expected) else {
+                throw SaveError("\(path): changed on disk since it was opened; not written over (W saves under another name)", offerSaveAs: true)
+            }
+        } else if now != nil {
+            throw SaveError("\(path): already exists; not written over (choose another name)", offerSaveAs: true)
+        }
+        let (directory, base) = split(path)
+        var template = Array((directory + "/." + base + ".tablefmt-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
+        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard fd >= 0 else { throw SaveError("\(directory): cannot make a temporary file: \(systemMessage(errno))", offerSaveAs: true) }
+        var closed = false
+        func fail(_ error: SaveError) -> SaveError {
+            if !closed { close(fd) }
+            unlink(temporary)
+            return error
+        }
+        do {
+            try body(fd)
+        } catch {
+            throw fail(error)
+        }
+        if let now {
+            fchmod(fd, mode_t(now.mode & 0o7777))
+            _ = fchown(fd, uid_t(now.owner), gid_t(now.group))  // kept where permitted
+        } else {
+            let mask = umask(0)
+            umask(mask)
+            fchmod(fd, mode_t(0o666 & ~UInt32(mask)))
+        }
+        guard fsync(fd) == 0 else { throw fail(SaveError("\(path): cannot flush to disk: \(systemMessage(errno))")) }
+        let written = identity(fd: fd)
+        closed = true
+        guard close(fd) == 0 else { throw fail(SaveError("\(path): write error: \(systemMessage(errno))")) }
+        // Checked again just before the rename: nothing wrote the file meanwhile.
+        if let expected, identity(path: path).map({ $0.sameFile(as: expected) }) != true {
+            throw fail(SaveError("\(path): changed on disk while saving; not written over (W saves under another name)", offerSaveAs: true))
+        }
+        guard rename(temporary, path) == 0 else { throw fail(SaveError("\(path): cannot replace: \(systemMessage(errno))")) }
+        let dir = open(directory, O_RDONLY)
+        if dir >= 0 {
+            fsync(dir)
+            close(dir)
+        }
+        return identity(path: path) ?? written ?? Identity(stat())
+    }
+
+    /// A path's folder and name.
+    static func split(_ path: String) -> (String, String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let directory = String(path[..<slash])
+        return (directory.isEmpty ? "/" : directory, String(path[path.index(after: slash)...]))
+    }
+}

@@ -1,0 +1,104 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Saving a viewed table with its edits (V9): the file read again only where it must be (its
+/// header, to learn its dialect; its rows' places, unless the view's index has them), then
+/// written whole to a temporary file and renamed over the old one, or under a new name.
+package enum TableSave {
+    /// Whether `input` can be saved in place: a regular file of text (not gzip) in a dialect
+    /// that can be written back: CSV, TSV or JSON Lines. Nil when it can, else why not.
+    package static func refusal(_ input: any InputProvider, format: InputFormat?) -> String? {
+        guard let file = (input as? RandomlyReadable)?.randomAccess, input.path != nil else {
+            return "read from a pipe: W saves it under a name"
+        }
+        guard file.holdsText else { return "a compressed file: W saves it under a name" }
+        if format == .json { return "a JSON document is read-only (JSON Lines can be edited)" }
+        return nil
+    }
+
+    /// Writes the table as `edits` make it to `target`.
+    /// - Parameters:
+    ///   - input: the file the view read (its descriptor is read: the old bytes, even once the
+    ///     file has been saved over).
+    ///   - expected: what `target` must still be on disk (nil: a new file, which must not exist).
+    ///   - rows: the view's index of the rows in their file, when it has one.
+    ///   - loaded: the rows the view holds (the rows found again must be as many).
+    ///   - columns: the input's column names.
+    /// - Returns: the identity of the file written.
+    /// - Throws: `SaveError`: the file changed, a value the dialect or encoding cannot hold, a
+    ///   failed read or write. Nothing is then written over.
+    static func save(_ input: any InputProvider, options: FormatOptions, to target: String, expected: SaveFile.Identity?, edits: RowEdits, rows: FileRows?, loaded: Int, columns: [String]) throws(SaveError) -> SaveFile.Identity {
+        let saver = try makeSaver(input, options: options, rows: rows, loaded: loaded, columns: columns)
+        return try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try saver.write(edits, to: out) }
+    }
+
+    /// The saver for `input`: its dialect learned from its header, its rows found.
+    static func makeSaver(_ input: any InputProvider, options: FormatOptions, rows: FileRows?, loaded: Int, columns: [String]) throws(SaveError) -> TableSaver {
+        let name = input.name
+        var table: TableInput
+        do {
+            table = try TableInput(input, options: options.input)
+            // JSON read without being told its kind knows it is JSON Lines after the first row.
+            var first = Record()
+            if table.choice.format == .json { _ = try table.next(into: &first) }
+        } catch {
+            throw SaveError("\(error)", offerSaveAs: true)
+        }
+        if let reason = refusal(input, format: table.choice.format == .json && table.json?.lines != true ? .json : nil) {
+            throw SaveError("\(name): \(reason)", offerSaveAs: true)
+        }
+        guard let file = (input as? RandomlyReadable)?.randomAccess else { throw SaveError("\(name): cannot be read again") }
+        let encoding = table.stream.encoding
+        let bom = byteOrderMark(file.fd, encoding)
+        let kind: SaveDialect.Kind
+        switch table.choice.format {
+        case .csv, .tsv: kind = .delimited(table.choice.dialect ?? .csv())
+        case .json, .jsonl: kind = .jsonLines
+        }
+        if kind == .jsonLines && encoding != .utf8 { throw SaveError("\(name): JSON Lines in \(encoding.rawValue) is read-only") }
+        let spans: RowSpans
+        do {
+            if let rows {
+                spans = RowSpans(rows)
+            } else if kind == .jsonLines {
+                let size = Int(FileIdentity.of(file.fd)?.size ?? 0)
+                var bytes = [UInt8](repeating: 0, count: size)
+                guard size == 0 || readFully(file.fd, into: &bytes, count: size, at: file.start) else { throw SaveError("\(name): read error: \(systemMessage(errno))") }
+                spans = bytes.withUnsafeBufferPointer { RowSpans.lines($0, bom: bom) }
+            } else {
+                spans = try RowSpans.scan(input, options: options, choice: table.choice, bom: bom, limit: loaded)
+            }
+        } catch let error as SaveError {
+            throw error
+        } catch {
+            throw SaveError("\(error)")
+        }
+        guard spans.count == loaded else {
+            throw SaveError("\(name): the file's rows are not the ones shown (\(spans.count) found, \(loaded) shown); not saved", offerSaveAs: true)
+        }
+        var dialect = SaveDialect(kind: kind, encoding: encoding)
+        let size = FileIdentity.of(file.fd)?.size ?? 0
+        var saver = TableSaver(source: file.fd, size: size, bom: bom, spans: spans, dialect: dialect, choice: table.choice, columns: columns, name: name)
+        // The dialect is learned from the header row (or the first row, when there is none).
+        let headerEnd = saver.boundary(spans.headerEnd)
+        let first = headerEnd > Int64(bom) ? Int64(bom)..<headerEnd : spans.count > 0 ? headerEnd..<saver.boundary(spans.count > 1 ? spans.start(1) : spans.end) : Int64(bom)..<Int64(bom)
+        dialect.learn(fromFirstRow: try saver.text(of: first))
+        saver = TableSaver(source: file.fd, size: size, bom: bom, spans: spans, dialect: dialect, choice: table.choice, columns: columns, name: name)
+        return saver
+    }
+
+    /// The length of the byte-order mark `fd`'s file starts with in `encoding` (0: none).
+    static func byteOrderMark(_ fd: Int32, _ encoding: TextEncoding) -> Int {
+        var head: [UInt8] = [0, 0, 0]
+        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 3, 0) }
+        switch encoding {
+        case .utf8: return n == 3 && head == [0xEF, 0xBB, 0xBF] ? 3 : 0
+        case .utf16le: return n >= 2 && head[0] == 0xFF && head[1] == 0xFE ? 2 : 0
+        case .utf16be: return n >= 2 && head[0] == 0xFE && head[1] == 0xFF ? 2 : 0
+        case .latin1, .cp1252: return 0
+        }
+    }
+}

@@ -1,0 +1,125 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension TableSaver {
+    /// What a save writes for one row of the new order: a block of the file's bytes (a run of
+    /// untouched rows), or a row's text in the file's encoding without its line break.
+    enum Item {
+        case block(Range<Int64>)
+        case text([UInt8])
+    }
+
+    /// The rows written in order, each ending with a line break but the last, which ends as the
+    /// file's last row did (with a break, or without one).
+    struct Items {
+        let saver: TableSaver
+        let writer: Writer
+        /// The file's line ending, in its encoding.
+        let lineEnding: [UInt8]
+        /// The last row ends with a line break (the file's did, or bytes follow it).
+        let mustEndWithBreak: Bool
+        /// The header row has no line break (a file of one line): one goes before the first row.
+        var headerNeedsBreak: Bool
+        private var pending: Item?
+
+        init(saver: TableSaver, writer: Writer, lineEnding: [UInt8], mustEndWithBreak: Bool, headerNeedsBreak: Bool) {
+            self.saver = saver
+            self.writer = writer
+            self.lineEnding = lineEnding
+            self.mustEndWithBreak = mustEndWithBreak
+            self.headerNeedsBreak = headerNeedsBreak
+        }
+
+        /// The next row (written once it is known whether it is the last).
+        mutating func add(_ item: Item) throws(SaveError) {
+            if let pending { try emit(pending, last: false) }
+            pending = item
+        }
+
+        /// No more rows: the last is written.
+        mutating func finish() throws(SaveError) {
+            if let pending { try emit(pending, last: true) }
+            pending = nil
+        }
+
+        private mutating func emit(_ item: Item, last: Bool) throws(SaveError) {
+            if headerNeedsBreak {
+                try writer.write(lineEnding)
+                headerNeedsBreak = false
+            }
+            let wantBreak = !last || mustEndWithBreak
+            switch item {
+            case .text(let text):
+                try writer.write(text)
+                if wantBreak { try writer.write(lineEnding) }
+            case .block(let range):
+                let unit = Int64(saver.dialect.unit)
+                let ended = !range.isEmpty && saver.isBreak(at: range.upperBound - unit)
+                if ended && !wantBreak {
+                    // The file's last row had no line break: the row now last has none either.
+                    let crlf = range.count >= 2 * unit && saver.isBreak(at: range.upperBound - 2 * unit)
+                    try writer.copy(range.lowerBound..<(range.upperBound - (crlf ? 2 * unit : unit)))
+                } else {
+                    try writer.copy(range)
+                    if !ended && wantBreak { try writer.write(lineEnding) }
+                }
+            }
+        }
+    }
+
+    /// Buffered writes to the new file, and copies from the old one in large blocks.
+    final class Writer {
+        private let out: Int32
+        private let source: Int32
+        private var buffer: [UInt8] = []
+        private var written: Int64 = 0
+        private static let block = 1 << 22
+        private lazy var chunk = [UInt8](repeating: 0, count: Self.block)
+
+        init(out: Int32, source: Int32) {
+            self.out = out
+            self.source = source
+            buffer.reserveCapacity(1 << 20)
+        }
+
+        func write(_ bytes: [UInt8]) throws(SaveError) {
+            buffer.append(contentsOf: bytes)
+            if buffer.count >= 1 << 20 { try flush() }
+        }
+
+        /// Copies the old file's bytes `range`.
+        func copy(_ range: Range<Int64>) throws(SaveError) {
+            guard !range.isEmpty else { return }
+            if range.count < 1 << 16 {
+                var bytes = [UInt8](repeating: 0, count: Int(range.count))
+                guard readFully(source, into: &bytes, count: Int(range.count), at: range.lowerBound) else { throw failure("read") }
+                return try write(bytes)
+            }
+            try flush()
+            var at = range.lowerBound
+            while at < range.upperBound {
+                let n = Int(min(Int64(Self.block), range.upperBound - at))
+                guard readFully(source, into: &chunk, count: n, at: at) else { throw failure("read") }
+                try put(chunk, count: n)
+                at += Int64(n)
+            }
+        }
+
+        func flush() throws(SaveError) {
+            guard !buffer.isEmpty else { return }
+            try put(buffer, count: buffer.count)
+            buffer.removeAll(keepingCapacity: true)
+        }
+
+        private func put(_ bytes: [UInt8], count: Int) throws(SaveError) {
+            let code = bytes.withUnsafeBytes { writeFully(out, from: $0.baseAddress, count: count, at: written) }
+            guard code == 0 else { throw SaveError("write error: \(systemMessage(code))") }
+            written += Int64(count)
+        }
+
+        private func failure(_ what: String) -> SaveError { SaveError("\(what) error: \(systemMessage(errno))") }
+    }
+}

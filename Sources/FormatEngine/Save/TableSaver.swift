@@ -1,0 +1,186 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Writes a table with its edits applied without losing anything (V9): every row not changed is
+/// its bytes as read, copied in large blocks from the file (a run of untouched rows is one copy);
+/// a changed or added row is written in the file's own dialect and encoding; a deleted row is
+/// left out. The byte-order mark, the header row, blank lines, a last line without a line break
+/// and whatever follows the last row read are kept as they are.
+struct TableSaver {
+    /// The file as read: its descriptor, its size, the byte-order mark's length.
+    let source: Int32
+    let size: Int64
+    let bom: Int
+    let spans: RowSpans
+    let dialect: SaveDialect
+    /// How the file was read (to read a changed row's other fields back from its bytes).
+    let choice: TableInput.Choice
+    /// The input's column names (JSON keys), and the name for messages.
+    let columns: [String]
+    let name: String
+
+    /// Writes the table, as `edits` make it, to `out`.
+    /// - Throws: `SaveError` when a value cannot be written in the file's dialect or encoding, or
+    ///   a read or write fails.
+    func write(_ edits: RowEdits, to out: Int32) throws(SaveError) {
+        let writer = Writer(out: out, source: source)
+        let unit = Int64(dialect.unit)
+        let headerEnd = boundary(spans.headerEnd)
+        try writer.copy(0..<headerEnd)
+        let headerTerminated = headerEnd <= Int64(bom) || isBreak(at: headerEnd - unit)
+        let end = boundary(spans.end)
+        let lastTerminated = spans.count == 0 ? headerTerminated : isBreak(at: end - unit)
+        var items = Items(saver: self, writer: writer, lineEnding: try encoded(dialect.lineEnding, row: 0, column: nil), mustEndWithBreak: end < size || lastTerminated, headerNeedsBreak: !headerTerminated)
+        let specials = (Set(edits.fields.keys).union(edits.deleted)).filter { $0 >= 0 }.sorted()
+        var position = 0
+        for piece in edits.runs(loaded: spans.count) {
+            switch piece {
+            case .added(let id):
+                if !edits.deleted.contains(id) { try items.add(.text(try encodeAdded(edits.fields[id] ?? [:], row: position + 1))) }
+                position += 1
+            case .rows(let range):
+                var from = range.lowerBound
+                var k = Self.lowerBound(specials, from)
+                while from < range.upperBound {
+                    let next = k < specials.count ? min(specials[k], range.upperBound) : range.upperBound
+                    if next > from { try items.add(.block(boundary(spans.start(from))..<rowEnd(next - 1))) }
+                    position += next - from
+                    guard next < range.upperBound else { break }
+                    if !edits.deleted.contains(next) {
+                        let span = boundary(spans.start(next))..<rowEnd(next)
+                        if let text = try encodeChanged(span, edits.fields[next] ?? [:], row: position + 1) { try items.add(.text(text)) } else { try items.add(.block(span)) }
+                    }
+                    position += 1
+                    from = next + 1
+                    k += 1
+                }
+            }
+        }
+        try items.finish()
+        try writer.copy(end..<size)
+        try writer.flush()
+    }
+
+    /// Where row `id` ends: the next row's start, or the last row's end.
+    private func rowEnd(_ id: Int) -> Int64 { boundary(id + 1 < spans.count ? spans.start(id + 1) : spans.end) }
+
+    /// `offset` moved past an LF whose CR ends the row before it (the reader stops between them).
+    func boundary(_ offset: Int64) -> Int64 {
+        let unit = Int64(dialect.unit)
+        guard offset >= unit, offset + unit <= size, unitValue(at: offset) == 0x0A, unitValue(at: offset - unit) == 0x0D else { return offset }
+        return offset + unit
+    }
+
+    /// Whether the code unit at `offset` is a line break.
+    func isBreak(at offset: Int64) -> Bool {
+        guard offset >= 0 else { return false }
+        let v = unitValue(at: offset)
+        return v == 0x0A || v == 0x0D
+    }
+
+    private func unitValue(at offset: Int64) -> UInt32 {
+        var bytes: [UInt8] = [0, 0]
+        guard readFully(source, into: &bytes, count: dialect.unit, at: offset) else { return 0 }
+        switch dialect.encoding {
+        case .utf16le: return UInt32(bytes[0]) | UInt32(bytes[1]) << 8
+        case .utf16be: return UInt32(bytes[0]) << 8 | UInt32(bytes[1])
+        default: return UInt32(bytes[0])
+        }
+    }
+
+    /// The bytes of `span`, as UTF-8.
+    func text(of span: Range<Int64>) throws(SaveError) -> [UInt8] {
+        var raw = [UInt8](repeating: 0, count: Int(span.count))
+        guard readFully(source, into: &raw, count: Int(span.count), at: span.lowerBound) else {
+            throw SaveError("\(name): read error: \(systemMessage(errno))")
+        }
+        guard dialect.encoding != .utf8 else { return raw }
+        let stream = InputStream(MemorySource(raw), encoding: dialect.encoding)
+        var out: [UInt8] = []
+        while (try? stream.refill()) == true {}
+        out.append(contentsOf: stream.available)
+        return out
+    }
+
+    /// A changed row written anew; nil when its fields are as read (it is copied as it is).
+    private func encodeChanged(_ span: Range<Int64>, _ changes: [Int: [UInt8]], row: Int) throws(SaveError) -> [UInt8]? {
+        let original = try text(of: span)
+        switch dialect.kind {
+        case .jsonLines:
+            let line = original.prefix { $0 != 0x0A && $0 != 0x0D }
+            let pairs = changes.sorted { $0.key < $1.key }.map { (name: columns.indices.contains($0.key) ? columns[$0.key] : "Column \($0.key + 1)", text: $0.value) }
+            guard let edited = JSONLine.edited(Array(line), changes: pairs) else {
+                throw SaveError("\(name): row \(row): the line is not a JSON object; it cannot be changed")
+            }
+            return edited == Array(line) ? nil : try encoded(edited, row: row, column: nil)
+        case .delimited(let d):
+            var record = Record()
+            let stream = InputStream(MemorySource(original), encoding: .utf8, trustValidUTF8: true)
+            var reader = CSVReader(stream: stream, dialect: d, sourceName: name)
+            guard (try? reader.read(into: &record)) == true else { throw SaveError("\(name): row \(row): cannot be read again") }
+            let fields = record.withFields { f in (0..<f.count).map { Array(f[$0]) } }
+            var merged = fields
+            for (k, value) in changes {
+                while merged.count <= k { merged.append([]) }
+                merged[k] = value
+            }
+            // Fields padded for the change and left empty are not written (a short row stays short).
+            while merged.count > fields.count, merged.last?.isEmpty == true { merged.removeLast() }
+            guard merged != fields else { return nil }
+            // Blank lines before the row stay before it.
+            let lead = Array(original.prefix { $0 == 0x0A || $0 == 0x0D })
+            let quoting = SaveDialect.quotedFields(Array(original.dropFirst(lead.count)), d)
+            return try encoded(lead, row: row, column: nil) + delimited(merged, d, quoteAll: quoting.total > 0 && quoting.quoted == quoting.total, row: row)
+        }
+    }
+
+    /// An added row, in the file's dialect.
+    private func encodeAdded(_ changes: [Int: [UInt8]], row: Int) throws(SaveError) -> [UInt8] {
+        let count = max(columns.count, (changes.keys.max() ?? -1) + 1)
+        switch dialect.kind {
+        case .jsonLines:
+            let pairs = (0..<count).map { (name: columns.indices.contains($0) ? columns[$0] : "Column \($0 + 1)", text: changes[$0] ?? []) }
+            return try encoded(JSONLine.object(pairs), row: row, column: nil)
+        case .delimited(let d):
+            return try delimited((0..<count).map { changes[$0] ?? [] }, d, quoteAll: dialect.quoteAll, row: row)
+        }
+    }
+
+    private func delimited(_ fields: [[UInt8]], _ d: Dialect, quoteAll: Bool, row: Int) throws(SaveError) -> [UInt8] {
+        for (k, field) in fields.enumerated() where !SaveDialect.canWrite(field, d) {
+            throw SaveError("\(name): row \(row), \(columnName(k)): a line break or delimiter cannot be written in this file's unquoted dialect")
+        }
+        // Each field on its own first, so a character the encoding cannot hold is named with its column.
+        for (k, field) in fields.enumerated() { _ = try encoded(field, row: row, column: k) }
+        return try encoded(SaveDialect.delimitedRow(fields, d, quoteAll: quoteAll), row: row, column: nil)
+    }
+
+    private func columnName(_ k: Int) -> String {
+        "column \(k + 1)" + (columns.indices.contains(k) ? " (\(Sanitize.visible(columns[k])))" : "")
+    }
+
+    /// UTF-8 `text` in the file's encoding.
+    private func encoded(_ text: [UInt8], row: Int, column: Int?) throws(SaveError) -> [UInt8] {
+        var out: [UInt8] = []
+        if let (scalar, place) = dialect.encode(text, into: &out) {
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            let code = "U+" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+            let at = column.map { ", \(columnName($0))" } ?? ""
+            throw SaveError("\(name): row \(row)\(at), character \(place): \(code) cannot be written in \(dialect.encoding.rawValue)")
+        }
+        return out
+    }
+
+    /// The first index of sorted `values` not below `value`.
+    static func lowerBound(_ values: [Int], _ value: Int) -> Int {
+        var lo = 0, hi = values.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if values[mid] < value { lo = mid + 1 } else { hi = mid }
+        }
+        return lo
+    }
+}
