@@ -119,6 +119,7 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
     // Sorts, filters and searches run on a thread of their own, so keys work meanwhile (V8).
     let model = ViewModel(loader: loader, options: options, source: input.name, color: color, width: size.width, height: size.height, runner: ViewRunner(.background))
     if let followed = input as? FollowedFile { model.notices = { followed.notice } }
+    model.enableSaving(input, options: options)
     let session = TerminalSession(tty: tty)
     let end = session.run(model)
     model.stop()

@@ -9,6 +9,7 @@ extension ViewState {
         switch mode {
         case .detail(let scroll): lines = detailFrame(data, scroll: scroll)
         case .help: lines = helpFrame()
+        case .edit(let prompt): lines = editFrame(data, prompt)
         default: lines = tableFrame(data)
         }
         // The status line stays when the screen is too short for the rest.
@@ -100,7 +101,7 @@ extension ViewState {
         var used = 0
         for (row, id, record) in rows where used < bodyLines {
             let selectedRow = selected.contains(Int32(id))
-            let base = row == current ? s.current : (row - top) % 2 == 1 ? s.stripe : ""
+            let base = (row == current ? s.current : (row - top) % 2 == 1 ? s.stripe : "") + editStrike(id)
             let place = groupPlace(row)
             if let place, place.first, let groups {
                 // W12: the group's heading over its first row.
@@ -114,6 +115,7 @@ extension ViewState {
                 var built = (0..<height).map { _ in LineBuilder(base: base, limit: width, styles: s) }
                 if accessoryWidth > 0 {
                     built[0].add(selectedRow ? "✓" : " ", width: 1, style: selectedRow ? s.check : "")
+                    drawEditMark(&built[0], id: id)
                 }
                 for p in placed {
                     let column = columns[p.index]
@@ -148,7 +150,7 @@ extension ViewState {
         let end = min(count, top + bodyLines)
         var rows: [(row: Int, id: Int, record: Record)] = []
         guard top < end else { return rows }
-        if filter == nil && order == nil {
+        if filter == nil && order == nil && !editing.edits.reorders {
             data.scan(top..<end) { id, fields in
                 var record = Record()
                 for k in 0..<fields.count { record.append(fields[k]) }
@@ -255,6 +257,7 @@ extension ViewState {
         }
         if let limit = options.limit, loaded >= limit { parts.append("the first \(TableFormatter.grouped(limit)) (--limit)") }
         if let loadError { parts.append(loadError) }
+        parts.append(contentsOf: editCounts())
         parts.append(options.title ?? source)
         return statusText(parts.joined(separator: " · "), right: "? keys")
     }

@@ -9,6 +9,11 @@ package final class ViewModel {
     private var seen = -1
     /// The id of the work handed to the runner (0: none).
     private var handed = 0
+    /// Where and how edits are saved (V9, ViewModel+Save.swift); nil: the view cannot save.
+    package var saving: ViewSaving?
+
+    /// The rows as edited: what is drawn, sorted, filtered, searched and written (V9).
+    var rows: any ViewRows { state.editing.edits.isEmpty ? loader.store : EditedRows(loader.store, edits: state.editing.edits) }
 
     /// A view of what `loader` reads, on a `width` × `height` screen; its sorts, filters and
     /// searches done by `runner` (by default at the key that asks for them).
@@ -66,7 +71,7 @@ package final class ViewModel {
         guard wanted?.id ?? 0 != handed else { return }
         if handed != 0 { runner.cancel(handed) }
         handed = wanted?.id ?? 0
-        if let wanted { runner.start(wanted, data: loader.store) }
+        if let wanted { runner.start(wanted, data: rows) }
     }
 
     /// Applies the runner's messages (the work they answer may ask for more: a sort waiting for
@@ -77,14 +82,14 @@ package final class ViewModel {
             let messages = runner.take()
             guard !messages.isEmpty else { return any }
             any = true
-            for message in messages { state.apply(message, data: loader.store) }
+            for message in messages { state.apply(message, data: rows) }
             handWork()
         }
     }
 
     /// Hands the state a message as the runner would (tests with a `manual` runner).
     func deliver(_ message: ViewMessage) {
-        state.apply(message, data: loader.store)
+        state.apply(message, data: rows)
         handWork()
     }
 
@@ -98,17 +103,18 @@ package final class ViewModel {
     package var exit: ViewExit? { state.exit }
 
     package func handle(_ key: ViewKey) {
-        state.handle(key, data: loader.store)
+        state.handle(key, data: rows)
+        performSave()
         handWork()
         _ = takeMessages()
     }
 
-    package func resize(width: Int, height: Int) { state.resize(width: width, height: height, data: loader.store) }
+    package func resize(width: Int, height: Int) { state.resize(width: width, height: height, data: rows) }
 
     /// Whether a sort, filter or search is running.
     package var working: Bool { state.running != nil }
 
-    package func frame() -> [String] { state.frame(loader.store) }
+    package func frame() -> [String] { state.frame(rows) }
 
     /// Whether any row is checked.
     package var hasSelection: Bool { !state.selected.isEmpty }
@@ -118,6 +124,7 @@ package final class ViewModel {
     /// large file is never held).
     package func writeSelection(to out: OutputBuffer) throws(OutputError) {
         guard hasSelection else { return }
+        let rows = self.rows
         let names = loader.progress.columns
         let sources = state.columns.map(\.source)
         var line: [UInt8] = []
@@ -127,7 +134,7 @@ package final class ViewModel {
             let id = state.id(at: row)
             guard state.selected.contains(Int32(id)) else { continue }
             line.removeAll(keepingCapacity: true)
-            loader.store.record(id).withFields { fields in
+            rows.record(id).withFields { fields in
                 CSVText.appendRow(sources.map { Array(fields[$0]) }, to: &line)
             }
             try line.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }

@@ -178,7 +178,7 @@ extension ViewState {
     /// `ids` (a set of row numbers below `rows`) listed in `order` (nil: input order): 1 bit a row.
     static func reorder(_ ids: [Int32], along order: [Int32]?, rows: Int) -> [Int32] {
         var member = [UInt64](repeating: 0, count: (rows + 63) / 64)
-        for id in ids where Int(id) < rows { member[Int(id) >> 6] |= 1 << UInt64(id & 63) }
+        for id in ids where id >= 0 && Int(id) < rows { member[Int(id) >> 6] |= 1 << UInt64(id & 63) }
         func kept(_ id: Int32) -> Bool { member[Int(id) >> 6] & (1 << UInt64(id & 63)) != 0 }
         var out: [Int32] = []
         out.reserveCapacity(ids.count)

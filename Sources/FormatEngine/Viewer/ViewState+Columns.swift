@@ -18,7 +18,7 @@ extension ViewState {
     }
 
     /// The left accessory column (checkmarks) is there once a row is selected.
-    var accessoryWidth: Int { selected.isEmpty ? 0 : 2 }
+    var accessoryWidth: Int { editMarksShown ? 3 : selected.isEmpty ? 0 : 2 }
 
     /// The frozen columns, then the scrolled ones from `left` that fit. Scrolled right, a frozen
     /// column narrows to at most a quarter of the width (V2). A column that does not fit whole is

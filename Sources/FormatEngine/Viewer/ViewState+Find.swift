@@ -130,7 +130,7 @@ extension ViewState {
         for step in 0...n {
             let row = forward ? (current + step) % n : ((current - step) % n + n) % n
             let id = self.id(at: row)
-            guard id < search.hits.count, search.hits[id] else { continue }
+            guard id >= 0, id < search.hits.count, search.hits[id] else { continue }
             let record = data.record(id)
             let matching = record.withFields { fields in
                 columns.indices.filter { search.match.matches(fields[columns[$0].source]) }

@@ -22,6 +22,8 @@ struct ViewState {
         case prompt(Prompt, String)
         /// `F` was pressed: a digit follows.
         case freeze
+        /// Editing a field, or a question about edits (V9, ViewState+Edit.swift).
+        case edit(EditPrompt)
     }
 
     enum Prompt: Equatable { case search, filter }
@@ -112,7 +114,9 @@ struct ViewState {
     var mode: Mode = .table
     /// A one-off message for the status line (`no match`, …).
     var message: String?
-    private(set) var exit: ViewExit?
+    var exit: ViewExit?
+    /// The edits and what they ask for (V9).
+    var editing = EditSession()
 
     /// A view of a `width` × `height` screen.
     init(options: FormatOptions, source: String, color: Bool, width: Int, height: Int) {
@@ -127,13 +131,13 @@ struct ViewState {
     // MARK: - Rows and size
 
     /// Rows in the view (after the filter).
-    var count: Int { filter?.ids.count ?? order?.count ?? loaded }
+    var count: Int { filter?.ids.count ?? order?.count ?? editing.edits.count(loaded: loaded) }
 
     /// The row number (in the input) of view row `row`.
     func id(at row: Int) -> Int {
         if let filter { return Int(filter.ids[row]) }
         if let order { return Int(order[row]) }
-        return row
+        return editing.edits.reorders ? editing.edits.id(at: row) : row
     }
 
     /// Sets the order (nil: input order), noting that it changed.
@@ -246,6 +250,7 @@ struct ViewState {
         case .detail(let scroll): detailKey(key, scroll: scroll, data: data)
         case .help: mode = .table
         case .prompt(let prompt, let text): promptKey(key, prompt: prompt, text: text, data: data)
+        case .edit(let prompt): editPromptKey(key, prompt)
         case .freeze:
             mode = .table
             if case .character(let c) = key, let digit = c.wholeNumberValue {
@@ -255,7 +260,7 @@ struct ViewState {
                 message = frozen == 0 ? "no column frozen" : "\(frozen) column\(frozen == 1 ? "" : "s") frozen"
             }
         }
-        if key == .control("c") { exit = .interrupt }
+        if key == .control("c") { interruptKey() }
         clampPosition(data)
         noteFollowing()
     }
@@ -297,7 +302,7 @@ struct ViewState {
         case .character("a"): for row in 0..<count { selected.insert(Int32(id(at: row))) }
         case .character("A"): selected.removeAll()
         case .character("?"): mode = .help
-        case .character("q"): exit = .quit
+        case .character("q"): quitKey()
         case .escape:
             // Esc stops the work running, the view as it was; else it clears the search.
             if let running {
@@ -307,7 +312,7 @@ struct ViewState {
                 search = nil
             }
         case .click(let x, let y): click(x: x, y: y, data: data)
-        default: break
+        default: editKey(key, data: data)
         }
     }
 
@@ -315,7 +320,7 @@ struct ViewState {
         let page = max(1, height - 2)
         switch key {
         case .right, .enter, .character("l"):
-            if keyed { sheetOpen = min(sheetOpen, outline(data).depth) + 1 }
+            if keyed { sheetOpen = min(sheetOpen, outline(data).depth) + 1 } else if key == .enter { editKey(.character("e"), data: data) }
         case .left, .character("h"):
             if keyed { sheetOpen = max(1, min(sheetOpen, outline(data).depth) - 1) }
         case .escape, .character("q"), .backspace: mode = .table
@@ -327,7 +332,7 @@ struct ViewState {
         case .pageUp, .character("b"), .control("b"), .wheelUp: mode = .detail(scroll: max(0, scroll - (key == .wheelUp ? 3 : page)))
         case .home, .character("g"): mode = .detail(scroll: 0)
         case .end, .character("G"): mode = .detail(scroll: Int.max / 2)
-        default: break
+        default: editKey(key, data: data)
         }
     }
 

@@ -514,7 +514,10 @@ struct ViewStateTests {
                                .character("s"), .character("<"), .character(">"), .character("="), .character(" "),
                                .character("$"), .character("0"), .character("F"), .character("2"), .character("?"),
                                .character("/"), .character("a"), .character("&"), .character("n"), .wheelDown,
-                               .click(x: 3, y: 0), .click(x: 10, y: 4), .character("j"), .character("l"), .character("G")]
+                               .click(x: 3, y: 0), .click(x: 10, y: 4), .character("j"), .character("l"), .character("G"),
+                               // V9: editing, its questions and the field editor.
+                               .character("e"), .character("+"), .character("d"), .character("y"), .character("J"), .character("K"),
+                               .character("u"), .control("r"), .control("o"), .control("w"), .character("w"), .tab, .backspace]
         for seed in 0..<400 as Range<UInt64> {
             var rng = SplitMix64(seed: seed &* 7919)
             let hostile = ["\u{1B}]0;title\u{07}", "\u{1B}[2J", "日本語テキスト", "e\u{301}", "\u{202E}evil", "tab\there", "a\r\nb", "🙂🙂"]

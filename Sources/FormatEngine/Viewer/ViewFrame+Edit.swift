@@ -1,0 +1,92 @@
+/// Drawing the edits (V9): the mark of each row's state in the left accessory column, a deleted
+/// row struck out, the counts in the status line, and the field editor or question in place of
+/// the status line.
+extension ViewState {
+    /// The table (or the sheet the editor was opened from) with the editor or question at the bottom.
+    func editFrame(_ data: any ViewRows, _ prompt: EditPrompt) -> [String] {
+        var lines: [String]
+        if case .field(let editor) = prompt, let scroll = editor.sheet {
+            lines = detailFrame(data, scroll: scroll)
+        } else {
+            lines = tableFrame(data)
+        }
+        if !lines.isEmpty { lines[lines.count - 1] = editLine(prompt) }
+        return lines
+    }
+
+    /// The editor's line: the field's name, the text with its line breaks and tabs shown (`↵`,
+    /// `\t`, O5), the cursor in reverse video, scrolled so the cursor shows; or the question.
+    func editLine(_ prompt: EditPrompt) -> String {
+        let s = styles
+        switch prompt {
+        case .field(let e):
+            let lead = Sanitize.visible(e.name) + ": "
+            let before = Sanitize.visible(String(e.text[..<e.cursor]))
+            let at = e.cursor < e.text.count ? Sanitize.visible(String(e.text[e.cursor])) : " "
+            let after = e.cursor + 1 < e.text.count ? Sanitize.visible(String(e.text[(e.cursor + 1)...])) : ""
+            return cursorLine(lead, before: before, at: at, after: after, styles: s)
+        case .saveAs(let name, _):
+            return cursorLine("save as: ", before: Sanitize.visible(String(name)), at: " ", after: "", styles: s)
+        case .deleting(let ids):
+            return fitted("delete \(ids.count == 1 ? "this row" : "\(TableFormatter.grouped(ids.count)) rows")? y deletes (struck out until saved) · any other key keeps", style: s.status)
+        case .quitting:
+            return fitted("unsaved changes: w saves and quits · q quits without saving · Esc stays", style: s.status)
+        case .interrupting:
+            return fitted("unsaved changes: Ctrl-C again quits without saving (exit 130) · w saves · Esc stays", style: s.status)
+        }
+    }
+
+    /// `lead` and `before`, the cursor on `at`, then `after`: the text scrolled left, from its
+    /// start, until the cursor fits.
+    private func cursorLine(_ lead: String, before: String, at: String, after: String, styles s: Styles) -> String {
+        var line = LineBuilder(base: "", limit: width, styles: s)
+        let leadWidth = min(measure.width(of: lead), max(0, width / 3))
+        let leadText = measure.fit(lead, width: leadWidth, maxLines: 1, ellipsis: .end).first ?? TextLine(text: "", width: 0)
+        line.add(leadText.text, width: leadText.width, style: s.heading)
+        let atWidth = max(1, measure.width(of: at))
+        let room = max(0, width - leadText.width - atWidth)
+        // The end of the text before the cursor that fits (its start cut with `…`).
+        var shown = Substring(before)
+        while !shown.isEmpty && measure.width(of: String(shown)) > room { shown = shown.dropFirst() }
+        let shownWidth = measure.width(of: String(shown))
+        line.add(String(shown), width: shownWidth)
+        line.add(at, width: atWidth, style: s.status)
+        let rest = width - leadText.width - shownWidth - atWidth
+        if rest > 0, !after.isEmpty, let tail = measure.fit(after, width: rest, maxLines: 1, ellipsis: .end).first {
+            line.add(tail.text, width: tail.width)
+        }
+        // A screen too narrow for the cursor: the text, cut.
+        return line.width > width ? fitted(lead + before) : line.finish()
+    }
+
+    // MARK: - Marks and counts
+
+    /// The accessory column shows edit marks once anything is edited (or marked).
+    var editMarksShown: Bool { !editing.edits.isEmpty || editing.edits.counts.unsaved || !editing.misfits.isEmpty }
+
+    /// A row's mark: `+` added, `~` changed, `−` deleted, `!` a value kept as text where its
+    /// column holds numbers, dates or yes/no values; drawn after the check column.
+    func drawEditMark(_ builder: inout LineBuilder, id: Int) {
+        guard editMarksShown, builder.width + 2 <= width else { return }
+        let edits = editing.edits
+        let mark = edits.deleted.contains(id) ? "−" : editing.misfits[id] != nil ? "!" : edits.isAdded(id) ? "+" : edits.isChanged(id) ? "~" : " "
+        let style = mark == " " ? "" : mark == "!" ? styles.match : styles.check
+        builder.add(mark, width: 1, style: style)
+        builder.add(" ", width: 1)
+    }
+
+    /// The style a deleted row is drawn over: struck out (SGR 9).
+    func editStrike(_ id: Int) -> String { editing.edits.deleted.contains(id) ? "\u{1B}[9m" : "" }
+
+    /// `2 changed · 1 added · 1 deleted · unsaved`, for the status line.
+    func editCounts() -> [String] {
+        let c = editing.edits.counts
+        guard c.unsaved else { return [] }
+        var parts: [String] = []
+        if c.changed > 0 { parts.append("\(TableFormatter.grouped(c.changed)) changed") }
+        if c.added > 0 { parts.append("\(TableFormatter.grouped(c.added)) added") }
+        if c.deleted > 0 { parts.append("\(TableFormatter.grouped(c.deleted)) deleted") }
+        if c.moved > 0 { parts.append("\(TableFormatter.grouped(c.moved)) moved") }
+        return parts + ["unsaved"]
+    }
+}

@@ -1,0 +1,122 @@
+/// Where a view's edits are saved (V9): the input it read, and what its file on disk must still
+/// be for `w` to write over it (as it was opened, then as last saved).
+package final class ViewSaving {
+    let input: any InputProvider
+    let options: FormatOptions
+    /// The file's path; nil for standard input.
+    let path: String?
+    var expected: SaveFile.Identity?
+    /// Why the file cannot be written where it is (a pipe, gzip), nil when it can.
+    let noSaveInPlace: String?
+    /// Why the table cannot be edited at all (a JSON document), nil when it can.
+    let readOnly: String?
+
+    /// Saving for `input`, read with `options`. A file with a path is looked at once more (its
+    /// header, through a descriptor of its own) to tell a JSON document from JSON Lines.
+    package init(input: any InputProvider, options: FormatOptions) {
+        self.input = input
+        self.options = options
+        path = input.path
+        expected = input.path.flatMap { SaveFile.identity(path: $0) }
+        var format: InputFormat?
+        if let path = input.path, let again = try? FileInput(path: path), var table = try? TableInput(again, options: options.input) {
+            var first = Record()
+            if table.choice.format == .json { _ = try? table.next(into: &first) }
+            format = table.choice.format == .json && table.json?.lines != true ? .json : table.choice.format
+        }
+        readOnly = format == .json ? "a JSON document is read-only (JSON Lines can be edited)" : nil
+        noSaveInPlace = TableSave.refusal(input, format: nil)
+    }
+}
+
+extension ViewModel {
+    /// Lets the view edit and save `input` (the executable calls it as the view opens).
+    package func enableSaving(_ input: any InputProvider, options: FormatOptions) {
+        let saving = ViewSaving(input: input, options: options)
+        self.saving = saving
+        state.editing.readOnly = saving.readOnly
+        state.editing.noSaveInPlace = saving.noSaveInPlace
+    }
+
+    /// Whether edits are waiting to be saved.
+    package var unsaved: Bool { state.unsaved }
+
+    /// Does the save a key asked for: to the file (`w`), or under a name (`W`), then leaves when
+    /// asked (`q`, then `w`). A save refused (the file changed on disk, a value the encoding
+    /// cannot hold) says why in the status line, and a changed file is offered under a name.
+    func performSave() {
+        guard let request = state.editing.request else { return }
+        state.editing.request = nil
+        guard let saving else {
+            state.message = "this view cannot save"
+            return
+        }
+        guard !state.loading else {
+            state.message = "still reading the rows: save once every row is read"
+            return
+        }
+        let (target, quit): (String?, Bool) = switch request {
+        case .save(let quit): (saving.path, quit)
+        case .saveAs(let name, let quit): (name, quit)
+        }
+        guard let target else {
+            state.mode = .edit(.saveAs([], quit: quit))
+            return
+        }
+        let inPlace = target == saving.path
+        do {
+            let edits = state.editing.edits
+            let columns = loader.progress.columns
+            if saving.noSaveInPlace == nil {
+                let expected = inPlace ? saving.expected : nil
+                let written = try TableSave.save(saving.input, options: saving.options, to: target, expected: expected, edits: edits, rows: loader.store.file.current, loaded: state.loaded, columns: columns)
+                if inPlace { saving.expected = written }
+            } else {
+                _ = try SaveFile.replace(target, expected: nil) { (out) throws(SaveError) in try export(to: out, columns: columns) }
+            }
+        } catch {
+            state.message = error.message
+            if error.offerSaveAs { state.mode = .edit(.saveAs([], quit: quit)) }
+            return
+        }
+        state.savedEdits()
+        state.message = "saved to \(Sanitize.visible(target))"
+        if quit { state.exit = .quit }
+    }
+
+    /// The rows as edited, written as CSV with a header (a pipe or a compressed file, saved
+    /// under a name: there is no file to copy rows from).
+    private func export(to out: Int32, columns: [String]) throws(SaveError) {
+        let writer = TableSaver.Writer(out: out, source: -1)
+        let dialect = Dialect.csv()
+        try writer.write(SaveDialect.delimitedRow(columns.map { Array($0.utf8) }, dialect, quoteAll: false) + [0x0A])
+        let rows = self.rows
+        let edits = state.editing.edits
+        for piece in edits.runs(loaded: state.loaded) {
+            let ids: [Int] = switch piece {
+            case .rows(let range): Array(range)
+            case .added(let id): [id]
+            }
+            for id in ids where !edits.deleted.contains(id) {
+                let fields = rows.record(id).withFields { f in (0..<max(f.count, columns.count)).map { Array(f[$0]) } }
+                try writer.write(SaveDialect.delimitedRow(fields, dialect, quoteAll: false) + [0x0A])
+            }
+        }
+        try writer.flush()
+    }
+}
+
+extension ViewState {
+    /// A save is done: deleted rows leave the view, the marks start again.
+    mutating func savedEdits() {
+        let gone = Set(editing.edits.commitDeletes(loaded: loaded).map { Int32($0) })
+        editing.misfits.removeAll()
+        guard !gone.isEmpty else { return }
+        if var filter {
+            filter.ids.removeAll { gone.contains($0) }
+            self.filter = filter
+        }
+        if let order { setOrder(order.filter { !gone.contains($0) }) }
+        clampPosition()
+    }
+}

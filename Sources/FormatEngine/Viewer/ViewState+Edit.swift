@@ -1,0 +1,293 @@
+/// Editing in the view (V9): the keys that change, add, delete and move rows, undo and redo,
+/// the one-line field editor, and the questions asked before rows are deleted or changes are
+/// left unsaved. The edits themselves are a `RowEdits` beside the row store; a save is asked
+/// for here (`request`) and done by the model (ViewModel+Save.swift).
+struct EditSession {
+    var edits = RowEdits()
+    /// Why the table cannot be edited (a JSON document), nil when it can.
+    var readOnly: String?
+    /// Why `w` cannot write the file where it is (a pipe, gzip): `W` asks for a name.
+    var noSaveInPlace: String?
+    /// A save asked for and not yet done (the model does it after the key).
+    var request: SaveRequest?
+    /// Fields typed that do not fit their column's kind (letters in a number column): kept as
+    /// typed, marked. Row id → input columns.
+    var misfits: [Int: Set<Int>] = [:]
+}
+
+/// A save the keys ask for: to the file, or under a name; then leave (`q` answered `w`).
+enum SaveRequest: Equatable {
+    case save(quit: Bool)
+    case saveAs(String, quit: Bool)
+}
+
+/// The one-line field editor: the row and input column, the text as characters and the cursor.
+struct FieldEditor: Equatable {
+    var id: Int
+    var field: Int
+    var name: String
+    var text: [Character]
+    var cursor: Int
+    /// Opened from the row's sheet, scrolled so far (nil: from the table).
+    var sheet: Int?
+}
+
+/// What the status line asks while editing.
+enum EditPrompt: Equatable {
+    case field(FieldEditor)
+    /// `d`: delete these rows? (y / n)
+    case deleting([Int])
+    /// `q` with unsaved changes: w saves and quits, q quits, Esc stays.
+    case quitting
+    /// `Ctrl-C` with unsaved changes: `Ctrl-C` again quits without saving.
+    case interrupting
+    /// `W`: the name to save under.
+    case saveAs([Character], quit: Bool)
+}
+
+extension ViewState {
+    // MARK: - Keys in the table and the sheet
+
+    /// An editing key in the table or a sheet. - Returns: whether it was one.
+    @discardableResult
+    mutating func editKey(_ key: ViewKey, data: any ViewRows) -> Bool {
+        switch key {
+        case .character("e"): openEditor(data: data)
+        case .character("+"): addRow()
+        case .character("d"): askDelete()
+        case .character("J"): moveRow(by: +1)
+        case .character("K"): moveRow(by: -1)
+        case .character("u"): undoRedo(undo: true)
+        case .control("r"): undoRedo(undo: false)
+        case .character("w"), .control("s"):
+            if let reason = editing.noSaveInPlace {
+                message = reason
+                mode = .edit(.saveAs([], quit: false))
+            } else {
+                editing.request = .save(quit: false)
+            }
+        case .character("W"): mode = .edit(.saveAs([], quit: false))
+        case .tab:
+            guard case .detail = mode, !columns.isEmpty else { return false }
+            focus = (focus + 1) % columns.count
+            message = "field: \(columns[focus].heading) (e edits it)"
+        default: return false
+        }
+        return true
+    }
+
+    /// Whether edits are waiting to be saved.
+    var unsaved: Bool { editing.edits.counts.unsaved }
+
+    /// `q`: leave, or ask first when changes are unsaved.
+    mutating func quitKey() {
+        if unsaved { mode = .edit(.quitting) } else { exit = .quit }
+    }
+
+    /// `Ctrl-C`: leave without writing; with unsaved changes, only when pressed again.
+    mutating func interruptKey() {
+        guard exit == nil else { return }
+        if unsaved, mode != .edit(.interrupting) {
+            mode = .edit(.interrupting)
+        } else {
+            exit = .interrupt
+        }
+    }
+
+    private mutating func openEditor(data: any ViewRows) {
+        if let reason = editing.readOnly { message = reason; return }
+        guard count > 0, columns.indices.contains(focus) else { return }
+        let id = self.id(at: current)
+        let source = columns[focus].source
+        let text = data.record(id).withFields { String(decoding: $0[source], as: UTF8.self) }
+        var scroll: Int?
+        if case .detail(let s) = mode { scroll = s }
+        let editor = FieldEditor(id: id, field: source, name: columns[focus].heading, text: Array(text), cursor: text.count, sheet: scroll)
+        mode = .edit(.field(editor))
+    }
+
+    /// `+`: an empty row after the current one, opened in its sheet.
+    private mutating func addRow() {
+        if let reason = editing.readOnly { message = reason; return }
+        guard groups == nil else {
+            message = "rows are added in the file's order: not while grouped (--group-by)"
+            return
+        }
+        let currentID = count > 0 ? self.id(at: current) : nil
+        let position = currentID.flatMap { editing.edits.position(of: $0) }.map { $0 + 1 } ?? (count > 0 ? editing.edits.count(loaded: loaded) : 0)
+        let id = editing.edits.add(at: position)
+        showAdded(id, after: currentID)
+        if count > 0 { current = min(current + 1, count - 1) }
+        mode = .detail(scroll: 0)
+        focus = 0
+        message = "row added: e edits a field, Tab the next, Esc back"
+    }
+
+    /// An added row in a sorted or filtered view: after the current row.
+    private mutating func showAdded(_ id: Int, after currentID: Int?) {
+        let at = current + 1
+        if var filter {
+            filter.ids.insert(Int32(id), at: min(at, filter.ids.count))
+            self.filter = filter
+        } else if var order {
+            order.insert(Int32(id), at: min(at, order.count))
+            setOrder(order)
+        }
+    }
+
+    /// An added row undone: out of a sorted or filtered view.
+    private mutating func hideAdded(_ id: Int) {
+        if var filter, let k = filter.ids.firstIndex(of: Int32(id)) {
+            filter.ids.remove(at: k)
+            self.filter = filter
+        }
+        if var order, let k = order.firstIndex(of: Int32(id)) {
+            order.remove(at: k)
+            setOrder(order)
+        }
+    }
+
+    /// `d`: the checked rows (else the current one) to delete, once confirmed; rows already
+    /// marked deleted get their mark taken off at once.
+    private mutating func askDelete() {
+        if let reason = editing.readOnly { message = reason; return }
+        guard count > 0 else { return }
+        let ids = selected.isEmpty ? [self.id(at: current)] : selected.map { Int($0) }.sorted()
+        if ids.allSatisfy({ editing.edits.deleted.contains($0) }) {
+            editing.edits.delete(ids, on: false)
+            message = "\(ids.count == 1 ? "row" : "\(ids.count) rows") kept"
+        } else {
+            mode = .edit(.deleting(ids))
+        }
+    }
+
+    /// `J` / `K`: the current row moved down or up, in the file's order.
+    private mutating func moveRow(by step: Int) {
+        if let reason = editing.readOnly { message = reason; return }
+        guard order == nil && filter == nil && groups == nil else {
+            message = "rows move in the file's order: clear the sort and the filter first"
+            return
+        }
+        let to = current + step
+        guard count > 0, to >= 0, to < count else { return }
+        editing.edits.move(from: current, to: to)
+        current = to
+    }
+
+    private mutating func undoRedo(undo: Bool) {
+        let step = undo ? editing.edits.undo() : editing.edits.redo()
+        guard let step else {
+            message = undo ? "nothing to undo" : "nothing to redo"
+            return
+        }
+        switch step {
+        case .add(let id, _):
+            if undo { hideAdded(id) } else { showAdded(id, after: nil) }
+        case .move(let from, let to):
+            if order == nil && filter == nil { current = undo ? from : to }
+        default: break
+        }
+        message = (undo ? "undone: " : "redone: ") + Self.describe(step)
+    }
+
+    static func describe(_ step: RowEdits.Step) -> String {
+        switch step {
+        case .set: "a change"
+        case .add: "an added row"
+        case .delete(let ids, let on): on ? "\(ids.count == 1 ? "a row" : "\(ids.count) rows") deleted" : "rows kept"
+        case .move: "a move"
+        }
+    }
+
+    // MARK: - While editing or asked
+
+    /// A key while the editor is open or a question is asked.
+    mutating func editPromptKey(_ key: ViewKey, _ prompt: EditPrompt) {
+        switch prompt {
+        case .field(var editor):
+            if fieldKey(key, &editor) { mode = .edit(.field(editor)) }
+        case .deleting(let ids):
+            mode = .table
+            if key == .character("y") || key == .enter {
+                editing.edits.delete(ids)
+                message = "\(ids.count == 1 ? "row" : "\(ids.count) rows") deleted (struck out until saved; u undoes)"
+            }
+        case .quitting:
+            mode = .table
+            switch key {
+            case .character("w"), .control("s"):
+                editing.request = editing.noSaveInPlace == nil ? .save(quit: true) : nil
+                if editing.noSaveInPlace != nil { mode = .edit(.saveAs([], quit: true)) }
+            case .character("q"), .character("y"): exit = .quit
+            default: break
+            }
+        case .interrupting:
+            mode = .table
+            if key == .control("c") { exit = .interrupt }
+            if key == .character("w") { editing.request = .save(quit: false) }
+        case .saveAs(var name, let quit):
+            switch key {
+            case .escape, .control("g"): mode = .table
+            case .backspace: if !name.isEmpty { name.removeLast() }; mode = .edit(.saveAs(name, quit: quit))
+            case .character(let c): name.append(c); mode = .edit(.saveAs(name, quit: quit))
+            case .enter:
+                mode = .table
+                if !name.isEmpty { editing.request = .saveAs(String(name), quit: quit) }
+            default: break
+            }
+        }
+    }
+
+    /// A key in the field editor. - Returns: whether the editor stays open.
+    private mutating func fieldKey(_ key: ViewKey, _ e: inout FieldEditor) -> Bool {
+        switch key {
+        case .character(let c): e.text.insert(c, at: e.cursor); e.cursor += 1
+        case .tab: e.text.insert("\t", at: e.cursor); e.cursor += 1
+        case .control("o"): e.text.insert("\n", at: e.cursor); e.cursor += 1  // a line break in the value
+        case .left, .control("b"): e.cursor = max(0, e.cursor - 1)
+        case .right, .control("f"): e.cursor = min(e.text.count, e.cursor + 1)
+        case .home, .control("a"): e.cursor = 0
+        case .end, .control("e"): e.cursor = e.text.count
+        case .backspace:
+            if e.cursor > 0 { e.text.remove(at: e.cursor - 1); e.cursor -= 1 }
+        case .control("d"):
+            if e.cursor < e.text.count { e.text.remove(at: e.cursor) }
+        case .control("w"):
+            // The word before the cursor, and the spaces after it.
+            var start = e.cursor
+            while start > 0 && e.text[start - 1].isWhitespace { start -= 1 }
+            while start > 0 && !e.text[start - 1].isWhitespace { start -= 1 }
+            e.text.removeSubrange(start..<e.cursor)
+            e.cursor = start
+        case .control("u"): e.text.removeSubrange(0..<e.cursor); e.cursor = 0
+        case .control("k"): e.text.removeSubrange(e.cursor...)
+        case .escape, .control("g"):
+            closeEditor(e)
+            return false
+        case .enter:
+            closeEditor(e)
+            keep(e)
+            return false
+        default: break
+        }
+        return true
+    }
+
+    private mutating func closeEditor(_ e: FieldEditor) {
+        mode = e.sheet.map { .detail(scroll: $0) } ?? .table
+    }
+
+    /// The typed value, kept as typed; marked when it does not fit its column's kind (C1).
+    private mutating func keep(_ e: FieldEditor) {
+        let bytes = Array(String(e.text).utf8)
+        editing.edits.set(e.id, field: e.field, to: bytes)
+        let kind = profiles.indices.contains(e.field) ? profiles[e.field].kind : .text
+        let typed = bytes.withUnsafeBufferPointer { CellKind.of($0) }
+        let numbers: [CellKind] = [.integer, .decimal, .percent, .quantity]
+        let fits = kind == .text || kind == .null || typed == .null || typed == kind || (numbers.contains(kind) && numbers.contains(typed))
+        var marks = editing.misfits[e.id] ?? []
+        if fits { marks.remove(e.field) } else { marks.insert(e.field) }
+        editing.misfits[e.id] = marks.isEmpty ? nil : marks
+        if !fits { message = "kept as text: \(e.name) holds \(kind == .date ? "dates" : kind == .boolean ? "yes/no values" : "numbers")" }
+    }
+}
