@@ -52,14 +52,7 @@ package enum SaveFile {
     /// - Throws: `SaveError` when the file changed (with `offerSaveAs`), or a step fails; the
     ///   temporary file is then removed and `path` is as it was.
     package static func replace(_ path: String, expected: Identity?, body: (Int32) throws(SaveError) -> Void) throws(SaveError) -> Identity {
-        let now = identity(path: path)
-        if let expected {
-            guard let now, now.sameFile(as: expected) else {
-                throw SaveError("\(path): changed on disk since it was opened; not written over (W saves under another name)", offerSaveAs: true)
-            }
-        } else if now != nil {
-            throw SaveError("\(path): already exists; not written over (choose another name)", offerSaveAs: true)
-        }
+        let now = try check(path, expected: expected)
         let (directory, base) = split(path)
         var template = Array((directory + "/." + base + ".tablefmt-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
@@ -99,6 +92,21 @@ package enum SaveFile {
             close(dir)
         }
         return identity(path: path) ?? written ?? Identity(stat())
+    }
+
+    /// Whether `path` is still `expected` (nil: that nothing is there). - Returns: what is there.
+    /// - Throws: `SaveError` offering another name when it is not.
+    @discardableResult
+    static func check(_ path: String, expected: Identity?) throws(SaveError) -> Identity? {
+        let now = identity(path: path)
+        if let expected {
+            guard let now, now.sameFile(as: expected) else {
+                throw SaveError("\(path): changed on disk since it was opened; not written over (W saves under another name)", offerSaveAs: true)
+            }
+        } else if now != nil {
+            throw SaveError("\(path): already exists; not written over (choose another name)", offerSaveAs: true)
+        }
+        return now
     }
 
     /// A path's folder and name.

@@ -31,6 +31,7 @@ package enum TableSave {
     /// - Throws: `SaveError`: the file changed, a value the dialect or encoding cannot hold, a
     ///   failed read or write. Nothing is then written over.
     static func save(_ input: any InputProvider, options: FormatOptions, to target: String, expected: SaveFile.Identity?, edits: RowEdits, rows: FileRows?, loaded: Int, columns: [String]) throws(SaveError) -> SaveFile.Identity {
+        try SaveFile.check(target, expected: expected)
         let saver = try makeSaver(input, options: options, rows: rows, loaded: loaded, columns: columns)
         return try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try saver.write(edits, to: out) }
     }
@@ -51,6 +52,10 @@ package enum TableSave {
             throw SaveError("\(name): \(reason)", offerSaveAs: true)
         }
         guard let file = (input as? RandomlyReadable)?.randomAccess else { throw SaveError("\(name): cannot be read again") }
+        // The rows are copied from the file as it was read: changed in place since, it has them no more.
+        guard FileIdentity.of(file.fd) == file.identity else {
+            throw SaveError("\(name): changed on disk since it was opened: its rows can no longer be copied; not saved")
+        }
         let encoding = table.stream.encoding
         let bom = byteOrderMark(file.fd, encoding)
         let kind: SaveDialect.Kind

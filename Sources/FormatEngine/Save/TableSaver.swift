@@ -46,11 +46,11 @@ struct TableSaver {
                 var k = Self.lowerBound(specials, from)
                 while from < range.upperBound {
                     let next = k < specials.count ? min(specials[k], range.upperBound) : range.upperBound
-                    if next > from { try items.add(.block(boundary(spans.start(from))..<rowEnd(next - 1))) }
+                    if next > from { try items.add(.block(try rowStart(from)..<rowEnd(next - 1))) }
                     position += next - from
                     guard next < range.upperBound else { break }
                     if !edits.deleted.contains(next) {
-                        let span = boundary(spans.start(next))..<rowEnd(next)
+                        let span = try rowStart(next)..<rowEnd(next)
                         if let text = try encodeChanged(span, edits.fields[next] ?? [:], row: position + 1) { try items.add(.text(text)) } else { try items.add(.block(span)) }
                     }
                     position += 1
@@ -62,6 +62,16 @@ struct TableSaver {
         try items.finish()
         try writer.copy(end..<size)
         try writer.flush()
+    }
+
+    /// Where row `id` starts, checked to follow a line break (or the header): the bytes relied on
+    /// are still a row's.
+    private func rowStart(_ id: Int) throws(SaveError) -> Int64 {
+        let start = boundary(spans.start(id))
+        guard start <= boundary(spans.headerEnd) || isBreak(at: start - Int64(dialect.unit)) else {
+            throw SaveError("\(name): changed on disk since it was opened (row \(id + 1) is not where it was); not saved", offerSaveAs: true)
+        }
+        return start
     }
 
     /// Where row `id` ends: the next row's start, or the last row's end.

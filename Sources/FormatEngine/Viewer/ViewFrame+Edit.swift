@@ -11,6 +11,8 @@ extension ViewState {
             lines = tableFrame(data)
         }
         if !lines.isEmpty { lines[lines.count - 1] = editLine(prompt) }
+        // Why a name is asked for (the file changed on disk), above the prompt.
+        if case .saveAs = prompt, let message, lines.count >= 2 { lines[lines.count - 2] = fitted(message, style: styles.heading) }
         return lines
     }
 
