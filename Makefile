@@ -64,10 +64,12 @@ bench: build
 	$(MAKE) --no-print-directory bench-view
 
 ## bench-view: the live view on a pseudo-terminal with the generated 1M-row CSV (first screen, all
-## rows read, a sort, a key's redraw, peak memory; scripts/bench-view.py)
+## rows read, a sort, a key's redraw, peak memory; scripts/bench-view.py), then 1,000 edits and a save
+## against cp of the file (scripts/bench-edit.py)
 bench-view: build
 	@test -f .bench-data/rows_1m.csv || python3 scripts/gen-bench-data.py --out .bench-data --sizes 1000000
 	python3 scripts/bench-view.py "$(RELEASE_BIN)" .bench-data/rows_1m.csv 1000000
+	python3 scripts/bench-edit.py "$(RELEASE_BIN)" .bench-data/rows_1m.csv 1000000
 
 ## bench-view-10m: the same on 10M rows (the 1M-row file's rows ten times, 984 MB): issue #28's
 ## targets, a key's frame within 50 ms while a sort or filter runs, a numeric sort in 3 s, a text
@@ -76,6 +78,7 @@ bench-view-10m: build
 	@test -f .bench-data/rows_1m.csv || python3 scripts/gen-bench-data.py --out .bench-data --sizes 1000000
 	@test -f .bench-data/rows_10m.csv || { head -1 .bench-data/rows_1m.csv; for i in 1 2 3 4 5 6 7 8 9 10; do tail -n +2 .bench-data/rows_1m.csv; done; } > .bench-data/rows_10m.csv
 	python3 scripts/bench-view.py "$(RELEASE_BIN)" .bench-data/rows_10m.csv 10000000
+	python3 scripts/bench-edit.py "$(RELEASE_BIN)" .bench-data/rows_10m.csv 10000000
 
 ## bench-startup: start-up of a three-row table against column -t, medians of one run (hyperfine)
 bench-startup: build

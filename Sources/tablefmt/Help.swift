@@ -22,6 +22,7 @@ enum Help {
         ("tablefmt -f html --fragment r.csv >> \"$GITHUB_STEP_SUMMARY\"", "an HTML table for a CI summary"),
         ("tablefmt --view always s.csv > picked.csv", "pick rows in the live view (Space, then q): CSV out"),
         ("tablefmt --follow app.csv", "a growing log, as tail -F (rotation too): the view follows new rows; printed, they stream"),
+        ("tablefmt --view always s.csv", "edit in the view (e, +, d, J/K, u), then w: only the rows changed differ"),
     ]
 
     static let environment: [(name: String, meaning: String)] = [
@@ -42,7 +43,7 @@ enum Help {
         (66, "an input cannot be opened"),
         (70, "an internal error (a bug: please report it)"),
         (74, "a read or write error; --view always with no terminal"),
-        (130, "the live view was left with Ctrl-C (nothing written)"),
+        (130, "the live view was left with Ctrl-C (nothing written; unsaved edits asked about first)"),
     ]
 
     // MARK: -h

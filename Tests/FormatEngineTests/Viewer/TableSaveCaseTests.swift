@@ -107,6 +107,29 @@ struct TableSaveCaseTests {
         #expect(siblings.isEmpty)
     }
 
+    @Test("V9: a large file's untouched rows are copied in blocks (by the kernel where it can) exactly, around changed, added, deleted and moved rows")
+    func largeBlocks() throws {
+        var rows = (0..<40_000).map { "\($0),name \($0),\($0 * 7 % 1000).25" }
+        let url = try Self.file(Array(("id,name,amount\n" + rows.joined(separator: "\n") + "\n").utf8), "large.csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let input = try FileInput(path: url.path)
+        let loader = ViewLoader(store: RowStore())
+        loader.load(input, options: FormatOptions())
+        var edits = RowEdits()
+        edits.set(17_000, field: 1, to: Array("changed".utf8))
+        rows[17_000] = "17000,changed,0.25"
+        edits.delete([30_000])
+        edits.move(from: 5, to: 39_000)
+        let id = edits.add(at: 20_000)
+        edits.set(id, field: 0, to: Array("new".utf8))
+        var model = rows
+        model.insert(model.remove(at: 5), at: 39_000)
+        model.insert("new,,", at: 20_000)
+        model.removeAll { $0.hasPrefix("30000,") }
+        _ = try TableSave.save(input, options: FormatOptions(), to: url.path, expected: SaveFile.identity(path: url.path), edits: edits, rows: loader.store.file.current, loaded: 40_000, columns: ["id", "name", "amount"])
+        #expect(try String(contentsOf: url, encoding: .utf8) == "id,name,amount\n" + model.joined(separator: "\n") + "\n")
+    }
+
     @Test("V9: the edit log's order matches a plain array through 2,000 random adds, moves and undos over 20,000 rows, in pieces, not a copy of the rows")
     func orderUnderMoves() {
         var rng = SplitMix64(seed: 29)
