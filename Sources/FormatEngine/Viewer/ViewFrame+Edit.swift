@@ -63,8 +63,9 @@ extension ViewState {
 
     // MARK: - Marks and counts
 
-    /// The accessory column shows edit marks once anything is edited (or marked).
-    var editMarksShown: Bool { !editing.edits.isEmpty || editing.edits.counts.unsaved || !editing.misfits.isEmpty }
+    /// The accessory column shows edit marks once anything is edited (or marked); checked per row
+    /// drawn, so without counting the edits.
+    var editMarksShown: Bool { !editing.edits.isEmpty || !editing.misfits.isEmpty }
 
     /// A row's mark: `+` added, `~` changed, `−` deleted, `!` a value kept as text where its
     /// column holds numbers, dates or yes/no values; drawn after the check column.

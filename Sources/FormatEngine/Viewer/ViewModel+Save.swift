@@ -11,15 +11,16 @@ package final class ViewSaving {
     /// Why the table cannot be edited at all (a JSON document), nil when it can.
     let readOnly: String?
 
-    /// Saving for `input`, read with `options`. A file with a path is looked at once more (its
-    /// header, through a descriptor of its own) to tell a JSON document from JSON Lines.
+    /// Saving for `input`, read with `options`. A regular file is looked at once more (its header,
+    /// through a descriptor of its own) to tell a JSON document from JSON Lines.
     package init(input: any InputProvider, options: FormatOptions) {
         self.input = input
         self.options = options
         path = input.path
         expected = input.path.flatMap { SaveFile.identity(path: $0) }
         var format: InputFormat?
-        if let path = input.path, let again = try? FileInput(path: path), var table = try? TableInput(again, options: options.input) {
+        // Only a regular file: a named pipe opened again would lose the rows read from it.
+        if input.isRereadable, let path = input.path, let again = try? FileInput(path: path), again.isRereadable, var table = try? TableInput(again, options: options.input) {
             var first = Record()
             if table.choice.format == .json { _ = try? table.next(into: &first) }
             format = table.choice.format == .json && table.json?.lines != true ? .json : table.choice.format

@@ -220,4 +220,33 @@ struct ViewEditTests {
         #expect(jsonModel.state.message == "a JSON document is read-only (JSON Lines can be edited)")
         #expect(jsonModel.state.mode == .table)
     }
+
+    @Test("V9: a view of a pipe saves only under a name (w asks for one): its rows as edited, as CSV, the deleted ones left out")
+    func pipeSavesAs() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-viewedit-pipe-\(getpid()).csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let input = MemoryInput(Self.csv, name: "<stdin>", isRereadable: false)
+        let loader = ViewLoader(store: RowStore())
+        loader.load(input, options: FormatOptions())
+        let model = ViewModel(loader: loader, options: FormatOptions(), source: "<stdin>", color: false, width: 64, height: 8)
+        model.enableSaving(input, options: FormatOptions())
+        Self.type(model, "e")
+        model.handle(.control("u"))
+        Self.type(model, "Apricot, dried")
+        model.handle(.enter)
+        model.handle(.down)
+        Self.type(model, "dy")
+        Self.type(model, "w")
+        #expect(model.state.mode == .edit(.saveAs([], quit: false)))
+        #expect(Self.plain(model).dropLast().last == "read from a pipe: W saves it under a name")
+        Self.type(model, url.path)
+        model.handle(.enter)
+        #expect(model.state.message == "saved to \(url.path)")
+        #expect(try String(contentsOf: url, encoding: .utf8) == "name,qty\n\"Apricot, dried\",3\nCherry,7\n")
+        // A name that is taken is not written over.
+        Self.type(model, "W")
+        Self.type(model, url.path)
+        model.handle(.enter)
+        #expect(model.state.message?.contains("already exists") == true)
+    }
 }
