@@ -13,14 +13,11 @@ and prints the save's time against both copies'. The scratch file is removed at 
 Usage: bench-edit.py TABLEFMT FILE ROWS
 """
 import os
-import re
-import select
-import struct
 import subprocess
 import sys
-import termios
-import fcntl
 import time
+
+from viewpty import ViewPty
 
 
 def rss_kb(pid):
@@ -47,33 +44,11 @@ def main():
     subprocess.run(["dd", f"if={path}", f"of={scratch}", "bs=4M", "conv=fsync", "status=none"], check=True)
     dd_time = time.monotonic() - t0
 
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 200, 0, 0))
-
-    def child_setup():
-        os.setsid()
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-    env = {"PATH": "/usr/bin:/bin", "TERM": "xterm-256color"}
-    proc = subprocess.Popen([binary, scratch], stdin=slave, stdout=slave, stderr=slave, env=env,
-                            preexec_fn=child_setup, close_fds=True)
-    os.close(slave)
-    seen = bytearray()
+    view = ViewPty(binary, scratch, columns=200, name="bench-edit")
+    master, proc, seen = view.master, view.proc, view.seen
 
     def wait_for(pattern, timeout=300.0, since=0):
-        deadline = time.monotonic() + timeout
-        regex = re.compile(pattern)
-        while time.monotonic() < deadline:
-            match = regex.search(seen, since)
-            if match:
-                return time.monotonic(), match
-            ready, _, _ = select.select([master], [], [], 0.01)
-            if ready:
-                try:
-                    seen.extend(os.read(master, 1 << 16))
-                except OSError:
-                    break
-        raise SystemExit(f"bench-edit: timed out waiting for {pattern!r}; last written: {bytes(seen[-400:])!r}")
+        return view.wait_for(pattern, timeout, since)
 
     def send(keys):
         os.write(master, keys)

@@ -19,15 +19,12 @@ filtered by (default "express").
 """
 import os
 import re
-import select
 import signal
 import statistics
-import struct
-import subprocess
 import sys
-import termios
-import fcntl
 import time
+
+from viewpty import ViewPty
 
 
 def main():
@@ -38,34 +35,8 @@ def main():
     moves = sys.argv[4] if len(sys.argv) > 4 else "lll"
     text_moves = sys.argv[5] if len(sys.argv) > 5 else "hh"
     needle = sys.argv[6] if len(sys.argv) > 6 else "express"
-    master, slave = os.openpty()
-    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 40, 80, 0, 0))
-
-    def child_setup():
-        os.setsid()
-        fcntl.ioctl(0, termios.TIOCSCTTY, 0)
-
-    env = {"PATH": "/usr/bin:/bin", "TERM": "xterm-256color"}
-    start = time.monotonic()
-    proc = subprocess.Popen([binary, path], stdin=slave, stdout=slave, stderr=slave, env=env,
-                            preexec_fn=child_setup, close_fds=True)
-    os.close(slave)
-    seen = bytearray()
-
-    def wait_for(pattern, timeout=120.0, since=0):
-        deadline = time.monotonic() + timeout
-        regex = re.compile(pattern)
-        while time.monotonic() < deadline:
-            match = regex.search(seen, since)
-            if match:
-                return time.monotonic(), match
-            ready, _, _ = select.select([master], [], [], 0.01)
-            if ready:
-                try:
-                    seen.extend(os.read(master, 1 << 16))
-                except OSError:
-                    break
-        raise SystemExit(f"bench-view: timed out waiting for {pattern!r}; last written: {bytes(seen[-400:])!r}")
+    view = ViewPty(binary, path)
+    master, proc, seen, start, wait_for = view.master, view.proc, view.seen, view.start, view.wait_for
 
     first, _ = wait_for(rb"row 1 of")
     loaded, _ = wait_for(rb"row 1 of [0-9,]+ \xc2\xb7")  # no "+ (reading...)"

@@ -17,6 +17,15 @@ struct ViewEditTests {
 
     static func plain(_ model: ViewModel) -> [String] { ViewStateTests.plain(model) }
 
+    /// A view of `input`, every row read, that can save (as the executable sets it up).
+    static func saving(_ input: any InputProvider) -> ViewModel {
+        let loader = ViewLoader(store: RowStore())
+        loader.load(input, options: FormatOptions())
+        let model = ViewModel(loader: loader, options: FormatOptions(), source: input.name, color: false, width: 64, height: 8)
+        model.enableSaving(input, options: FormatOptions())
+        return model
+    }
+
     /// Row `row` of the view's fields as edited.
     static func fields(_ model: ViewModel, _ row: Int) -> [String] {
         model.rows.record(model.state.id(at: row)).strings
@@ -187,11 +196,7 @@ struct ViewEditTests {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-viewedit-\(getpid()).csv")
         try Data("name,qty\r\nApple,3\r\nBanana,12\r\n\"Cherry\",7".utf8).write(to: url)
         defer { try? FileManager.default.removeItem(at: url) }
-        let input = try FileInput(path: url.path)
-        let loader = ViewLoader(store: RowStore())
-        loader.load(input, options: FormatOptions())
-        let model = ViewModel(loader: loader, options: FormatOptions(), source: url.path, color: false, width: 64, height: 8)
-        model.enableSaving(input, options: FormatOptions())
+        let model = try Self.saving(FileInput(path: url.path))
         model.handle(.right)
         Self.type(model, "e")
         Self.type(model, "0")
@@ -211,11 +216,7 @@ struct ViewEditTests {
         let json = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-viewedit-\(getpid()).json")
         try Data("[{\"a\":1},{\"a\":2}]".utf8).write(to: json)
         defer { try? FileManager.default.removeItem(at: json) }
-        let jsonInput = try FileInput(path: json.path)
-        let jsonLoader = ViewLoader(store: RowStore())
-        jsonLoader.load(jsonInput, options: FormatOptions())
-        let jsonModel = ViewModel(loader: jsonLoader, options: FormatOptions(), source: json.path, color: false, width: 64, height: 8)
-        jsonModel.enableSaving(jsonInput, options: FormatOptions())
+        let jsonModel = try Self.saving(FileInput(path: json.path))
         Self.type(jsonModel, "e")
         #expect(jsonModel.state.message == "a JSON document is read-only (JSON Lines can be edited)")
         #expect(jsonModel.state.mode == .table)
@@ -225,11 +226,7 @@ struct ViewEditTests {
     func pipeSavesAs() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-viewedit-pipe-\(getpid()).csv")
         defer { try? FileManager.default.removeItem(at: url) }
-        let input = MemoryInput(Self.csv, name: "<stdin>", isRereadable: false)
-        let loader = ViewLoader(store: RowStore())
-        loader.load(input, options: FormatOptions())
-        let model = ViewModel(loader: loader, options: FormatOptions(), source: "<stdin>", color: false, width: 64, height: 8)
-        model.enableSaving(input, options: FormatOptions())
+        let model = Self.saving(MemoryInput(Self.csv, name: "<stdin>", isRereadable: false))
         Self.type(model, "e")
         model.handle(.control("u"))
         Self.type(model, "Apricot, dried")
