@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""make bench-view: editing and saving in the live view on a pseudo-terminal (V9, issue #29).
+"""make bench-view: editing and saving in the live view on a pseudo-terminal (V10, issue #29).
 
 Copies FILE to a scratch file beside it with `cp` (timed: the peer), and once more with
 `dd conv=fsync` (a copy flushed to the disk, as a save is), then opens the copy in the view

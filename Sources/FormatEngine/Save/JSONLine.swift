@@ -1,4 +1,4 @@
-/// One JSON Lines row rewritten with some of its values changed (V9): every byte of the line
+/// One JSON Lines row rewritten with some of its values changed (V10): every byte of the line
 /// kept but the values that changed, in their places, so the key order, the spacing, the
 /// numbers as written and every other value stay as they were. A key the line lacks is added
 /// at the end of its object.

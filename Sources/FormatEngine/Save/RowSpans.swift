@@ -1,5 +1,5 @@
 /// Where each row of a file lies in its bytes, as the file is on disk (in its own encoding, the
-/// byte-order mark counted), for a save that copies the rows it does not change (V9). Row `i`
+/// byte-order mark counted), for a save that copies the rows it does not change (V10). Row `i`
 /// runs from `start(i)` to the next row's start (the last to `end`): any blank lines before it,
 /// its text, its line break. A row read after a CR whose LF the reader had not yet taken is
 /// moved past that LF (`boundary`), so a CR LF stays whole with the row it ends.

@@ -13,7 +13,7 @@ package struct SaveError: Error, Sendable, Equatable, CustomStringConvertible {
 }
 
 /// How a file is written, as read from it, so changed and added rows are written the same way
-/// (V9): the delimiter and escapes (or JSON Lines), the text encoding, the line ending, and
+/// (V10): the delimiter and escapes (or JSON Lines), the text encoding, the line ending, and
 /// whether every field is quoted.
 struct SaveDialect: Sendable, Equatable {
     enum Kind: Sendable, Equatable {

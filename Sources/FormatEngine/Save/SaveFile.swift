@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Replacing a file all at once (V9): the new bytes go to a temporary file beside it, are
+/// Replacing a file all at once (V10): the new bytes go to a temporary file beside it, are
 /// flushed to the disk, and take its name in one rename, so a reader sees the old file or the
 /// new one, never half of either; the new file keeps the old one's mode (and owner, where the
 /// system lets it). A file that is not the one the view read is never written over.

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Saving a viewed table with its edits (V9): the file read again only where it must be (its
+/// Saving a viewed table with its edits (V10): the file read again only where it must be (its
 /// header, to learn its dialect; its rows' places, unless the view's index has them), then
 /// written whole to a temporary file and renamed over the old one, or under a new name.
 package enum TableSave {

@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 
-/// Writes a table with its edits applied without losing anything (V9): every row not changed is
+/// Writes a table with its edits applied without losing anything (V10): every row not changed is
 /// its bytes as read, copied in large blocks from the file (a run of untouched rows is one copy);
 /// a changed or added row is written in the file's own dialect and encoding; a deleted row is
 /// left out. The byte-order mark, the header row, blank lines, a last line without a line break

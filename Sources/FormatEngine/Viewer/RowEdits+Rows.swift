@@ -1,4 +1,4 @@
-/// The store's rows as edited (V9): each row with its changed fields in place, and the added
+/// The store's rows as edited (V10): each row with its changed fields in place, and the added
 /// rows (negative ids) from the edits alone. What the view draws, sorts, filters and searches,
 /// so an edited value is what is seen and found. Holds a copy of the edits (a value): a sort
 /// running on another thread sees them as they were when it started.

@@ -1,4 +1,4 @@
-/// The edits made to a table in the view (V9), held beside its row store and never as a copy of
+/// The edits made to a table in the view (V10), held beside its row store and never as a copy of
 /// its rows: the fields changed, by row id and field; the rows added; the rows deleted; and the
 /// order of the rows as a list of pieces (runs of the input's rows, and added rows), so 1,000
 /// edits to a file of 10 million rows take kilobytes. Every step can be undone and redone.
@@ -279,7 +279,7 @@ struct RowEdits: Sendable {
 
     // MARK: - Counts and saving
 
-    /// What the status line counts (V9).
+    /// What the status line counts (V10).
     struct Counts: Equatable {
         var changed = 0, added = 0, deleted = 0, moved = 0
         var unsaved: Bool { changed + added + deleted + moved > 0 }

@@ -1,4 +1,4 @@
-/// Drawing the edits (V9): the mark of each row's state in the left accessory column, a deleted
+/// Drawing the edits (V10): the mark of each row's state in the left accessory column, a deleted
 /// row struck out, the counts in the status line, and the field editor or question in place of
 /// the status line.
 extension ViewState {

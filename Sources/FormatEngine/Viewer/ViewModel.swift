@@ -9,10 +9,10 @@ package final class ViewModel {
     private var seen = -1
     /// The id of the work handed to the runner (0: none).
     private var handed = 0
-    /// Where and how edits are saved (V9, ViewModel+Save.swift); nil: the view cannot save.
+    /// Where and how edits are saved (V10, ViewModel+Save.swift); nil: the view cannot save.
     package var saving: ViewSaving?
 
-    /// The rows as edited: what is drawn, sorted, filtered, searched and written (V9).
+    /// The rows as edited: what is drawn, sorted, filtered, searched and written (V10).
     var rows: any ViewRows { state.editing.edits.isEmpty ? loader.store : EditedRows(loader.store, edits: state.editing.edits) }
 
     /// A view of what `loader` reads, on a `width` × `height` screen; its sorts, filters and

@@ -1,4 +1,4 @@
-/// Editing in the view (V9): the keys that change, add, delete and move rows, undo and redo,
+/// Editing in the view (V10): the keys that change, add, delete and move rows, undo and redo,
 /// the one-line field editor, and the questions asked before rows are deleted or changes are
 /// left unsaved. The edits themselves are a `RowEdits` beside the row store; a save is asked
 /// for here (`request`) and done by the model (ViewModel+Save.swift).

@@ -22,7 +22,7 @@ struct ViewState {
         case prompt(Prompt, String)
         /// `F` was pressed: a digit follows.
         case freeze
-        /// Editing a field, or a question about edits (V9, ViewState+Edit.swift).
+        /// Editing a field, or a question about edits (V10, ViewState+Edit.swift).
         case edit(EditPrompt)
     }
 
@@ -115,7 +115,7 @@ struct ViewState {
     /// A one-off message for the status line (`no match`, …).
     var message: String?
     var exit: ViewExit?
-    /// The edits and what they ask for (V9).
+    /// The edits and what they ask for (V10).
     var editing = EditSession()
 
     /// A view of a `width` × `height` screen.

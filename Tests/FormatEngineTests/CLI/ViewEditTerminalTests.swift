@@ -8,7 +8,7 @@ import Glibc
 import Darwin
 #endif
 
-/// V9 end to end: the release binary's view on a pseudo-terminal edits a file and saves it; the
+/// V10 end to end: the release binary's view on a pseudo-terminal edits a file and saves it; the
 /// file on disk is what the edits make of it, and a file changed underneath is not written over.
 @Suite("Viewer: editing on a pseudo-terminal", .serialized)
 struct ViewEditTerminalTests {
@@ -27,7 +27,7 @@ struct ViewEditTerminalTests {
         return url
     }
 
-    @Test("V9: open, edit a field, add a row, delete a row, move a row, save, quit: the file is what the model says, untouched lines as they were")
+    @Test("V10: open, edit a field, add a row, delete a row, move a row, save, quit: the file is what the model says, untouched lines as they were")
     func editAndSave() throws {
         let url = try Self.file("save")
         defer { try? FileManager.default.removeItem(at: url) }
@@ -72,7 +72,7 @@ struct ViewEditTerminalTests {
         #expect(after.filter { !before.contains($0) } == ["1,item 1,999", ",\"new, row\","])
     }
 
-    @Test("V9: a file replaced on disk under the view is not written over: w says so and offers another name, where the edits are saved")
+    @Test("V10: a file replaced on disk under the view is not written over: w says so and offers another name, where the edits are saved")
     func changedUnderneath() throws {
         let url = try Self.file("changed")
         let other = url.deletingPathExtension().appendingPathExtension("mine.csv")
@@ -101,7 +101,7 @@ struct ViewEditTerminalTests {
         #expect(try String(contentsOf: other, encoding: .utf8) == Self.text(mine))
     }
 
-    @Test("V9: q with unsaved edits asks, and Ctrl-C twice leaves without saving (exit 130), the file untouched")
+    @Test("V10: q with unsaved edits asks, and Ctrl-C twice leaves without saving (exit 130), the file untouched")
     func unsavedAsks() throws {
         let url = try Self.file("unsaved")
         defer { try? FileManager.default.removeItem(at: url) }

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// V9: single cases of saving — JSON Lines, what cannot be written, a file changed on disk, the
+/// V10: single cases of saving — JSON Lines, what cannot be written, a file changed on disk, the
 /// file's mode — and the edit log's order under many moves.
 @Suite("Viewer: saving, case by case")
 struct TableSaveCaseTests {
@@ -18,7 +18,7 @@ struct TableSaveCaseTests {
         _ = try TableSave.save(input, options: options, to: url.path, expected: expected ?? SaveFile.identity(path: url.path), edits: edits, rows: nil, loaded: rows, columns: columns)
     }
 
-    @Test("V9: JSON Lines: a changed line keeps its key order, spacing and numbers as written; a number typed stays a number, text is escaped only where it must be; other lines are untouched")
+    @Test("V10: JSON Lines: a changed line keeps its key order, spacing and numbers as written; a number typed stays a number, text is escaped only where it must be; other lines are untouched")
     func jsonLines() throws {
         let text = "{\"id\": 1, \"price\": 2.50, \"name\": \"caf\\u00e9\", \"ok\": true}\n{\"id\":2,\"price\":1e3,\"name\":\"x\"}\n\n{\"name\":\"z\",\"id\":3}\n"
         let url = try Self.file(Array(text.utf8), "lines.jsonl")
@@ -35,7 +35,7 @@ struct TableSaveCaseTests {
         #expect(saved == "{\"id\": 1, \"price\": 3.75, \"name\": \"say \\\"hi\\\"\\n\", \"ok\": true}\n{\"id\":2,\"price\":1e3,\"name\":\"x\"}\n\n{\"name\":\"z\",\"id\":3,\"price\":\"n/a\"}\n{\"id\":4,\"name\":\"ü\"}\n")
     }
 
-    @Test("V9: a JSON document is read-only: the save is refused, saying so, and the file is left as it was")
+    @Test("V10: a JSON document is read-only: the save is refused, saying so, and the file is left as it was")
     func jsonDocument() throws {
         let text = "[{\"a\":1},{\"a\":2}]\n"
         let url = try Self.file(Array(text.utf8), "doc.json")
@@ -47,7 +47,7 @@ struct TableSaveCaseTests {
         #expect(try String(contentsOf: url, encoding: .utf8) == text)
     }
 
-    @Test("V9: a character the file's encoding cannot hold is refused with its row, column and place; nothing is written")
+    @Test("V10: a character the file's encoding cannot hold is refused with its row, column and place; nothing is written")
     func unencodable() throws {
         let text: [UInt8] = Array("name,city\nJos\u{E9},Paris\n".data(using: .isoLatin1) ?? Data())
         let url = try Self.file(text, "latin.csv")
@@ -70,7 +70,7 @@ struct TableSaveCaseTests {
         #expect(Array(try Data(contentsOf: url)) == Array("name,city\nJos\u{E9},Z\u{FC}rich\n".data(using: .isoLatin1) ?? Data()))
     }
 
-    @Test("V9: a file changed on disk since it was opened is not written over; the error offers another name")
+    @Test("V10: a file changed on disk since it was opened is not written over; the error offers another name")
     func changedOnDisk() throws {
         let url = try Self.file(Array("a,b\n1,2\n".utf8), "changed.csv")
         defer { try? FileManager.default.removeItem(at: url) }
@@ -88,7 +88,7 @@ struct TableSaveCaseTests {
         #expect(try String(contentsOf: url, encoding: .utf8) == "a,b\n1,2\n3,4\n")
     }
 
-    @Test("V9: the saved file keeps the old one's mode, and replaces it (a new inode: a reader holding the old file still reads the old bytes)")
+    @Test("V10: the saved file keeps the old one's mode, and replaces it (a new inode: a reader holding the old file still reads the old bytes)")
     func modeKept() throws {
         let url = try Self.file(Array("a,b\n1,2\n".utf8), "mode.csv")
         defer { try? FileManager.default.removeItem(at: url) }
@@ -107,7 +107,7 @@ struct TableSaveCaseTests {
         #expect(siblings.isEmpty)
     }
 
-    @Test("V9: a large file's untouched rows are copied in blocks (by the kernel where it can) exactly, around changed, added, deleted and moved rows")
+    @Test("V10: a large file's untouched rows are copied in blocks (by the kernel where it can) exactly, around changed, added, deleted and moved rows")
     func largeBlocks() throws {
         var rows = (0..<40_000).map { "\($0),name \($0),\($0 * 7 % 1000).25" }
         let url = try Self.file(Array(("id,name,amount\n" + rows.joined(separator: "\n") + "\n").utf8), "large.csv")
@@ -130,7 +130,7 @@ struct TableSaveCaseTests {
         #expect(try String(contentsOf: url, encoding: .utf8) == "id,name,amount\n" + model.joined(separator: "\n") + "\n")
     }
 
-    @Test("V9: the edit log's order matches a plain array through 2,000 random adds, moves and undos over 20,000 rows, in pieces, not a copy of the rows")
+    @Test("V10: the edit log's order matches a plain array through 2,000 random adds, moves and undos over 20,000 rows, in pieces, not a copy of the rows")
     func orderUnderMoves() {
         var rng = SplitMix64(seed: 29)
         var edits = RowEdits()

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// V9: JSON Lines saved without loss, on generated files: a changed line is the line with only its
+/// V10: JSON Lines saved without loss, on generated files: a changed line is the line with only its
 /// changed values replaced (as the rule writes them), every other line as it was, and the file
 /// reads back as the edits say.
 @Suite("Viewer: JSON Lines saved without loss")
@@ -16,7 +16,7 @@ struct TableSaveJSONTests {
         return "\"" + text.replacing("\\", with: "\\\\").replacing("\"", with: "\\\"").replacing("\n", with: "\\n") + "\""
     }
 
-    @Test("V9: 300 random scripts of changes, adds and deletes on generated JSON Lines files: the model's bytes, read back as the model's values")
+    @Test("V10: 300 random scripts of changes, adds and deletes on generated JSON Lines files: the model's bytes, read back as the model's values")
     func randomLines() throws {
         let keys = ["id", "name", "price", "ok"]
         let values: [String: [String]] = ["id": ["1", "42", "-7"], "name": ["\"plain\"", "\"caf\\u00e9\"", "\"q\\\"q\"", "\"東京\""],

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// V9: edits saved without loss. Random edit scripts on generated files in every dialect, against
+/// V10: edits saved without loss. Random edit scripts on generated files in every dialect, against
 /// a model that knows each row's bytes as written: the saved file is, byte for byte, the model's
 /// file (untouched rows as they were, changed and added rows in the file's dialect), and reads
 /// back, with the project's reader, as the model's rows.
@@ -206,7 +206,7 @@ struct TableSaveTests {
         return f
     }
 
-    @Test("V9: 600 random edit scripts on files in every dialect and encoding save to the model's bytes, which read back as the model's rows")
+    @Test("V10: 600 random edit scripts on files in every dialect and encoding save to the model's bytes, which read back as the model's rows")
     func randomScripts() throws {
         let directory = FileManager.default.temporaryDirectory
         for seed in 0..<600 as Range<UInt64> {

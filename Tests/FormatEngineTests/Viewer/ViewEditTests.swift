@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import FormatEngine
 
-/// V9: editing in the view, as keys and frames (no terminal).
+/// V10: editing in the view, as keys and frames (no terminal).
 @Suite("Viewer: editing keys and frames")
 struct ViewEditTests {
     static let csv = "name,qty\nApple,3\nBanana,12\nCherry,7\n"
@@ -31,7 +31,7 @@ struct ViewEditTests {
         model.rows.record(model.state.id(at: row)).strings
     }
 
-    @Test("V9: e edits the focused field; Enter keeps it, marked ~ at the left, counted in the status line")
+    @Test("V10: e edits the focused field; Enter keeps it, marked ~ at the left, counted in the status line")
     func editKeeps() throws {
         let model = try Self.view()
         model.handle(.down)
@@ -54,7 +54,7 @@ struct ViewEditTests {
         ])
     }
 
-    @Test("V9: Esc cancels the editor: nothing changes, no mark")
+    @Test("V10: Esc cancels the editor: nothing changes, no mark")
     func editCancels() throws {
         let model = try Self.view()
         model.handle(.character("e"))
@@ -65,7 +65,7 @@ struct ViewEditTests {
         #expect(!model.unsaved)
     }
 
-    @Test("V9: the editor's keys: cursor moves, Home and End, Ctrl-W deletes a word, Ctrl-O a line break shown as ↵")
+    @Test("V10: the editor's keys: cursor moves, Home and End, Ctrl-W deletes a word, Ctrl-O a line break shown as ↵")
     func editorKeys() throws {
         let model = try Self.view()
         model.handle(.character("e"))
@@ -82,7 +82,7 @@ struct ViewEditTests {
         #expect(Self.fields(model, 0) == [">A\npple pie ", "3"])
     }
 
-    @Test("V9: + adds an empty row after the current one and opens its sheet; e there edits the field, Tab the next")
+    @Test("V10: + adds an empty row after the current one and opens its sheet; e there edits the field, Tab the next")
     func addRow() throws {
         let model = try Self.view()
         Self.type(model, "+")
@@ -102,7 +102,7 @@ struct ViewEditTests {
         #expect((0..<4).map { model.state.id(at: $0) } == [0, -1, 1, 2])
     }
 
-    @Test("V9: d asks, y deletes (struck out, marked −), u undoes and Ctrl-R redoes; d on deleted rows keeps them")
+    @Test("V10: d asks, y deletes (struck out, marked −), u undoes and Ctrl-R redoes; d on deleted rows keeps them")
     func deleteUndoRedo() throws {
         let model = try Self.view()
         model.handle(.down)
@@ -126,7 +126,7 @@ struct ViewEditTests {
         #expect(model.state.editing.edits.deleted == [1, 2])
     }
 
-    @Test("V9: J and K move the current row down and up, in the file's order; under a sort they say why not")
+    @Test("V10: J and K move the current row down and up, in the file's order; under a sort they say why not")
     func moveRows() throws {
         let model = try Self.view()
         Self.type(model, "J")
@@ -141,7 +141,7 @@ struct ViewEditTests {
         #expect(model.state.message?.contains("clear the sort") == true)
     }
 
-    @Test("V9: editing a sorted view edits the record underneath; the sort's order is the rows' ids")
+    @Test("V10: editing a sorted view edits the record underneath; the sort's order is the rows' ids")
     func editSorted() throws {
         let model = try Self.view()
         model.handle(.right)
@@ -156,7 +156,7 @@ struct ViewEditTests {
         #expect(model.state.editing.edits.field(2, 1) == Array("8".utf8))
     }
 
-    @Test("V9: a value that does not fit its column's kind is kept as typed, marked !, and said")
+    @Test("V10: a value that does not fit its column's kind is kept as typed, marked !, and said")
     func misfit() throws {
         let model = try Self.view()
         model.handle(.right)
@@ -169,7 +169,7 @@ struct ViewEditTests {
         #expect(model.state.message == "kept as text: Qty holds numbers")
     }
 
-    @Test("V9: q with unsaved edits asks (Esc stays); Ctrl-C asks once, and quits without saving when pressed again")
+    @Test("V10: q with unsaved edits asks (Esc stays); Ctrl-C asks once, and quits without saving when pressed again")
     func quitAsks() throws {
         let model = try Self.view()
         Self.type(model, "e")
@@ -191,7 +191,7 @@ struct ViewEditTests {
         #expect(clean.exit == .quit)
     }
 
-    @Test("V9: w saves the file (only the changed line differs), the marks start again, q then leaves; a JSON document says it is read-only")
+    @Test("V10: w saves the file (only the changed line differs), the marks start again, q then leaves; a JSON document says it is read-only")
     func saveFromTheView() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-viewedit-\(getpid()).csv")
         try Data("name,qty\r\nApple,3\r\nBanana,12\r\n\"Cherry\",7".utf8).write(to: url)
@@ -222,7 +222,7 @@ struct ViewEditTests {
         #expect(jsonModel.state.mode == .table)
     }
 
-    @Test("V9: a view of a pipe saves only under a name (w asks for one): its rows as edited, as CSV, the deleted ones left out")
+    @Test("V10: a view of a pipe saves only under a name (w asks for one): its rows as edited, as CSV, the deleted ones left out")
     func pipeSavesAs() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-viewedit-pipe-\(getpid()).csv")
         defer { try? FileManager.default.removeItem(at: url) }

@@ -515,7 +515,7 @@ struct ViewStateTests {
                                .character("$"), .character("0"), .character("F"), .character("2"), .character("?"),
                                .character("/"), .character("a"), .character("&"), .character("n"), .wheelDown,
                                .click(x: 3, y: 0), .click(x: 10, y: 4), .character("j"), .character("l"), .character("G"),
-                               // V9: editing, its questions and the field editor.
+                               // V10: editing, its questions and the field editor.
                                .character("e"), .character("+"), .character("d"), .character("y"), .character("J"), .character("K"),
                                .character("u"), .control("r"), .control("o"), .control("w"), .character("w"), .tab, .backspace]
         for seed in 0..<400 as Range<UInt64> {
