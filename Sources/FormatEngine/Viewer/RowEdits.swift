@@ -41,8 +41,9 @@ struct RowEdits: Sendable {
     /// Changed fields: row id → field → its bytes (UTF-8, as typed).
     private(set) var fields: [Int: [Int: [UInt8]]] = [:]
     private(set) var deleted = Set<Int>()
-    /// Rows removed from the order by a save (deleted rows, once written without them).
-    private(set) var dropped = 0
+    /// Rows removed from the order by a save (deleted rows, once written without them): a sort or
+    /// a filter, which looks at every row of the store, leaves them out (`ViewState.setOrder`).
+    private(set) var dropped = Set<Int>()
     private(set) var nextAdded = -1
     private(set) var undoStack: [Step] = []
     private(set) var redoStack: [Step] = []
@@ -54,10 +55,12 @@ struct RowEdits: Sendable {
     init() {}
 
     /// No edit at all (the order is the input's, nothing changed or deleted).
-    var isEmpty: Bool { pieces.isEmpty && fields.isEmpty && deleted.isEmpty }
+    var isEmpty: Bool { !reorders && fields.isEmpty && deleted.isEmpty }
 
-    /// Whether the order differs from the input's (rows added, moved or dropped by a save).
-    var reorders: Bool { !pieces.isEmpty }
+    /// Whether the order differs from the input's (rows added, moved or dropped by a save). With
+    /// no pieces the order is the input rows from `covered` on: leading rows dropped when it is
+    /// not 0.
+    var reorders: Bool { !pieces.isEmpty || covered > 0 }
 
     // MARK: - The order
 
@@ -302,7 +305,7 @@ struct RowEdits: Sendable {
         let gone = deleted.sorted()
         for id in gone {
             if let at = position(of: id) { remove(at: at) }
-            dropped += 1
+            if id >= 0 { dropped.insert(id) }
         }
         deleted.removeAll()
         savedFields = fields

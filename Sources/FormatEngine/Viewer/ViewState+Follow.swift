@@ -77,8 +77,8 @@ extension ViewState {
     /// starts.
     mutating func takeNewRows(_ data: any ViewRows) {
         let focused = !follow.following && count > 0 ? id(at: current) : nil
-        if let order, groups == nil, order.count < loaded, pendingSort == nil, !isSorting {
-            placeInOrder(order.count..<loaded, data: data)
+        if order != nil, groups == nil, orderCovers < loaded, pendingSort == nil, !isSorting {
+            placeInOrder(orderCovers..<loaded, data: data)
             if let focused { keepInSight(focused) }
         }
         if follow.following, !isDetail {

@@ -91,6 +91,7 @@ extension ViewState {
     func row(of id: Int) -> Int? {
         if let filter { return filter.ids.firstIndex(of: Int32(id)) }
         if let order { return order.firstIndex(of: Int32(id)) }
+        if editing.edits.reorders { return editing.edits.position(of: id) }
         return id < loaded ? id : nil
     }
 

@@ -83,11 +83,25 @@ struct ViewState {
     /// `orderStamp` (a filter asked for under another order lists its rows again).
     private(set) var order: [Int32]?
     private(set) var orderStamp = 0
+    /// The input rows the order was made over (`0..<orderCovers`): rows read later take their
+    /// places in it as they come. Not the order's count: added rows are in it, and rows a save
+    /// dropped are not.
+    private(set) var orderCovers = 0
     /// The sort: a shown column and its direction (V3).
     var sort: (column: Int, descending: Bool)?
     /// A sort asked for while rows are still coming: applied once they are all read.
     var pendingSort: (column: Int, descending: Bool)?
-    var filter: Filter?
+    /// The filter's rows; rows a save dropped are never among them (a filter looks at every row
+    /// of the store).
+    var filter: Filter? {
+        didSet {
+            let dropped = editing.edits.dropped
+            if !dropped.isEmpty, var f = filter, f.ids.contains(where: { dropped.contains(Int($0)) }) {
+                f.ids.removeAll { dropped.contains(Int($0)) }
+                filter = f
+            }
+        }
+    }
     var search: Search?
     /// `--group-by`: the rows by group, once every row is read.
     var groups: ViewGroups?
@@ -142,7 +156,9 @@ struct ViewState {
 
     /// Sets the order (nil: input order), noting that it changed.
     mutating func setOrder(_ new: [Int32]?) {
-        order = new
+        let dropped = editing.edits.dropped
+        order = dropped.isEmpty ? new : new?.filter { !dropped.contains(Int($0)) }
+        orderCovers = Int(new?.max() ?? -1) + 1
         orderStamp += 1
     }
 

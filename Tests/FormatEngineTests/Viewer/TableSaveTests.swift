@@ -107,8 +107,15 @@ struct TableSaveTests {
     static func script(_ g: Generated, _ rng: inout SplitMix64) -> (RowEdits, [ModelRow]) {
         var edits = RowEdits()
         var model = g.rows.enumerated().map { ModelRow(id: $0.offset, fields: $0.element.fields) }
-        var undo: [[ModelRow]] = [], redo: [[ModelRow]] = []
         var nextAdded = -1
+        script(g, &rng, edits: &edits, model: &model, nextAdded: &nextAdded)
+        return (edits, model)
+    }
+
+    /// More of a script, from the edits and the model as they are (after a save: the deleted
+    /// rows gone from both, no undo left).
+    static func script(_ g: Generated, _ rng: inout SplitMix64, edits: inout RowEdits, model: inout [ModelRow], nextAdded: inout Int) {
+        var undo: [[ModelRow]] = [], redo: [[ModelRow]] = []
         let texts = ["new", "", "a,b", "q\"q", "line\nbreak", "42", "é", g.delimiter]
         for _ in 0..<(rng.below(12) + 1) {
             let before = model
@@ -157,10 +164,18 @@ struct TableSaveTests {
                 undo.append(before)
                 redo.removeAll()
             }
-            #expect(edits.count(loaded: g.rows.count) == model.count)
-            #expect((0..<model.count).map { edits.id(at: $0) } == model.map(\.id))
+            check(edits, model, rows: g.rows.count)
         }
-        return (edits, model)
+    }
+
+    /// The edits' order is the model's: its count, each position's id, each id's position, and
+    /// that an order said to be the input's is (the view reads rows by position, without the
+    /// order, when it says so; one said to differ may be the input's after moves back and forth).
+    static func check(_ edits: RowEdits, _ model: [ModelRow], rows: Int, _ comment: Comment? = nil) {
+        #expect(edits.count(loaded: rows) == model.count, comment)
+        #expect((0..<model.count).map { edits.id(at: $0) } == model.map(\.id), comment)
+        #expect(model.indices.allSatisfy { edits.position(of: model[$0].id) == $0 }, comment)
+        if !edits.reorders { #expect(model.map(\.id) == Array(0..<model.count), comment) }
     }
 
     /// The file the model says: the header as it was; each row kept, in the model's order; an
@@ -206,7 +221,7 @@ struct TableSaveTests {
         return f
     }
 
-    @Test("V10: 600 random edit scripts on files in every dialect and encoding save to the model's bytes, which read back as the model's rows")
+    @Test("V10: 600 random edit scripts on files in every dialect and encoding, saved up to three times with more edits after each save, save to the model's bytes, which read back as the model's rows")
     func randomScripts() throws {
         let directory = FileManager.default.temporaryDirectory
         for seed in 0..<600 as Range<UInt64> {
@@ -217,7 +232,6 @@ struct TableSaveTests {
             defer { try? FileManager.default.removeItem(at: url) }
             let original = try Self.read(url, g.options)
             #expect(original.map(Self.trimmed) == g.rows.map { Self.trimmed($0.fields) }, "seed \(seed): the generated file reads as written")
-            let (edits, model) = Self.script(g, &rng)
             let input = try FileInput(path: url.path)
             // UTF-8 files as the view reads them (in place, its index); the others found by a scan.
             var rows: FileRows?
@@ -226,18 +240,30 @@ struct TableSaveTests {
                 loader.load(input, options: g.options)
                 rows = loader.store.file.current
             }
-            let expected = Self.expectedBytes(g, model)
-            let identity = SaveFile.identity(path: url.path)
-            do {
-                _ = try TableSave.save(input, options: g.options, to: url.path, expected: identity, edits: edits, rows: rows, loaded: g.rows.count, columns: g.header)
-            } catch {
-                Issue.record("seed \(seed): \(error)")
-                continue
+            var edits = RowEdits()
+            var model = g.rows.enumerated().map { ModelRow(id: $0.offset, fields: $0.element.fields) }
+            var nextAdded = -1
+            var identity = SaveFile.identity(path: url.path)
+            for save in 0..<(1 + rng.below(3)) {
+                Self.script(g, &rng, edits: &edits, model: &model, nextAdded: &nextAdded)
+                let expected = Self.expectedBytes(g, model)
+                do {
+                    identity = try TableSave.save(input, options: g.options, to: url.path, expected: identity, edits: edits, rows: rows, loaded: g.rows.count, columns: g.header)
+                } catch {
+                    Issue.record("seed \(seed) save \(save): \(error)")
+                    break
+                }
+                let saved = Array(try Data(contentsOf: url))
+                #expect(saved == expected, "seed \(seed) save \(save): \(String(decoding: saved, as: UTF8.self).debugDescription) vs \(String(decoding: expected, as: UTF8.self).debugDescription)")
+                let back = try Self.read(url, g.options).map(Self.trimmed)
+                #expect(back == model.filter { !$0.deleted }.map { Self.trimmed($0.fields) }, "seed \(seed) save \(save): \(back) vs \(model)")
+                // As the view does after a save: the deleted rows leave the order, and the model.
+                let gone = edits.commitDeletes(loaded: g.rows.count)
+                #expect(Set(gone) == Set(model.filter(\.deleted).map(\.id)), "seed \(seed) save \(save)")
+                model.removeAll(where: \.deleted)
+                Self.check(edits, model, rows: g.rows.count, "seed \(seed) after save \(save)")
+                #expect(edits.dropped.isSuperset(of: gone.filter { $0 >= 0 }))
             }
-            let saved = Array(try Data(contentsOf: url))
-            #expect(saved == expected, "seed \(seed): \(String(decoding: saved, as: UTF8.self).debugDescription) vs \(String(decoding: expected, as: UTF8.self).debugDescription)")
-            let back = try Self.read(url, g.options).map(Self.trimmed)
-            #expect(back == model.filter { !$0.deleted }.map { Self.trimmed($0.fields) }, "seed \(seed): \(back) vs \(model)")
         }
     }
 }
