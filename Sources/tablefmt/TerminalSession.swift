@@ -13,10 +13,11 @@ nonisolated(unsafe) private var ttyDescriptor: Int32 = -1
 nonisolated(unsafe) private var savedModes = termios()
 nonisolated(unsafe) private var wakeWriter: Int32 = -1
 
-/// Entering: the alternate screen, no cursor, no line wrap, SGR mouse reports (V8).
-private let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[H\u{1B}[2J"
+/// Entering: the alternate screen, no cursor, no line wrap, SGR mouse reports (V8), bracketed
+/// paste (pasted text comes marked, so the field editor takes it as text, V10).
+private let enterSequence = "\u{1B}[?1049h\u{1B}[?25l\u{1B}[?7l\u{1B}[?1000h\u{1B}[?1006h\u{1B}[?2004h\u{1B}[H\u{1B}[2J"
 /// Leaving: all of it undone, in reverse.
-private let leaveSequence = "\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?7h\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
+private let leaveSequence = "\u{1B}[?2004l\u{1B}[?1006l\u{1B}[?1000l\u{1B}[?7h\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l"
 
 /// Bytes made once, before any handler can run, so a handler only reads memory.
 private func fixedBytes(_ text: String) -> UnsafeBufferPointer<UInt8> {

@@ -8,14 +8,22 @@ package enum ViewKey: Equatable, Sendable {
     case wheelUp, wheelDown
     /// A left click at a 0-based column and row of the screen.
     case click(x: Int, y: Int)
+    /// Text pasted (bracketed paste, `ESC [ 200~` … `ESC [ 201~`): the field editor inserts it,
+    /// line breaks as line breaks; elsewhere it does nothing.
+    case paste(String)
 }
 
 /// Turns the bytes a terminal sends into keys: UTF-8 characters, control keys, the escape
 /// sequences of arrows and paging keys (both `CSI` and `SS3` forms), and SGR mouse reports.
 /// A sequence split across reads is kept until the rest comes; an `Esc` alone is a key once
 /// `flush()` says no more bytes followed it.
+/// Text between `ESC [ 200~` and `ESC [ 201~` is one `paste` key (or several, as it comes).
 package struct KeyDecoder: Sendable {
     private var pending: [UInt8] = []
+    /// Inside a bracketed paste: bytes are text until `ESC [ 201~`.
+    private var pasting = false
+    private static let pasteStart: [UInt8] = Array("\u{1B}[200~".utf8)
+    private static let pasteEnd: [UInt8] = Array("\u{1B}[201~".utf8)
 
     package init() {}
 
@@ -28,6 +36,16 @@ package struct KeyDecoder: Sendable {
         pending.append(contentsOf: bytes)
         var keys: [ViewKey] = []
         while !pending.isEmpty {
+            if pasting {
+                guard let text = takePasted() else { break }
+                if !text.isEmpty { keys.append(.paste(text)) }
+                continue
+            }
+            if pending.starts(with: Self.pasteStart) {
+                pending.removeFirst(Self.pasteStart.count)
+                pasting = true
+                continue
+            }
             guard let (key, length) = Self.decode(pending[...]) else { break }  // incomplete
             pending.removeFirst(length)
             if let key { keys.append(key) }
@@ -35,10 +53,52 @@ package struct KeyDecoder: Sendable {
         return keys
     }
 
+    /// Pasted text from `pending`, up to the paste's end (which ends pasting) or to what is held
+    /// (less a possible start of the end sequence or of a UTF-8 character); nil when nothing can
+    /// be taken yet.
+    private mutating func takePasted() -> String? {
+        var cut = pending.count
+        var ended = false
+        if let at = Self.find(Self.pasteEnd, in: pending) {
+            cut = at
+            ended = true
+        } else {
+            // Hold back a tail that may begin the end sequence, or a character cut short.
+            for keep in stride(from: min(Self.pasteEnd.count - 1, pending.count), to: 0, by: -1)
+            where Array(pending.suffix(keep)) == Array(Self.pasteEnd.prefix(keep)) {
+                cut = pending.count - keep
+                break
+            }
+            var lead = cut
+            while lead > 0, lead > cut - 4, pending[lead - 1] & 0xC0 == 0x80 { lead -= 1 }
+            if lead > 0, pending[lead - 1] >= 0xC0 {
+                let length = pending[lead - 1] >= 0xF0 ? 4 : pending[lead - 1] >= 0xE0 ? 3 : 2
+                if cut - (lead - 1) < length { cut = lead - 1 }
+            }
+        }
+        guard cut > 0 || ended else { return nil }
+        let text = String(decoding: pending[..<cut], as: UTF8.self)
+        pending.removeFirst(cut + (ended ? Self.pasteEnd.count : 0))
+        if ended { pasting = false }
+        return text
+    }
+
+    private static func find(_ needle: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= needle.count else { return nil }
+        for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] && Array(bytes[start..<(start + needle.count)]) == needle {
+            return start
+        }
+        return nil
+    }
+
     /// What is held, as keys, when nothing more came: an `Esc` alone; an unfinished sequence
     /// is dropped.
     package mutating func flush() -> [ViewKey] {
         defer { pending.removeAll() }
+        if pasting {
+            // A paste that paused: what came so far is text; the rest follows as text too.
+            return pending.isEmpty ? [] : [.paste(String(decoding: pending, as: UTF8.self))]
+        }
         return pending.first == 0x1B ? [.escape] : []
     }
 

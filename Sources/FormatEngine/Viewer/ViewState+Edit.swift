@@ -244,6 +244,10 @@ extension ViewState {
         case .character(let c): e.text.insert(c, at: e.cursor); e.cursor += 1
         case .tab: e.text.insert("\t", at: e.cursor); e.cursor += 1
         case .control("o"): e.text.insert("\n", at: e.cursor); e.cursor += 1  // a line break in the value
+        case .paste(let text):
+            let pasted = Self.pastedCharacters(text)
+            e.text.insert(contentsOf: pasted, at: e.cursor)
+            e.cursor += pasted.count
         case .left, .control("b"): e.cursor = max(0, e.cursor - 1)
         case .right, .control("f"): e.cursor = min(e.text.count, e.cursor + 1)
         case .home, .control("a"): e.cursor = 0
@@ -271,6 +275,20 @@ extension ViewState {
         default: break
         }
         return true
+    }
+
+    /// Pasted text as the editor takes it: a line break (CR LF, CR or LF) as `\n`, a tab kept,
+    /// other control characters (which a paste cannot mean as text) left out.
+    static func pastedCharacters(_ text: String) -> [Character] {
+        var out: [Character] = []
+        for c in text {
+            if c == "\r\n" || c == "\r" || c == "\n" {
+                out.append("\n")
+            } else if c == "\t" || !(c.unicodeScalars.first.map { $0.value < 0x20 || $0.value == 0x7F } ?? false) {
+                out.append(c)
+            }
+        }
+        return out
     }
 
     private mutating func closeEditor(_ e: FieldEditor) {

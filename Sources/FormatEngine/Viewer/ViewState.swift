@@ -254,8 +254,16 @@ struct ViewState {
 
     // MARK: - Keys
 
+    /// Whether the field editor is open.
+    var isFieldEditing: Bool {
+        if case .edit(.field) = mode { return true }
+        return false
+    }
+
     /// What `key` does (V2–V6). `data` gives rows to sort, filter and search.
     mutating func handle(_ key: ViewKey, data: any ViewRows) {
+        // Text pasted is for the field editor only: elsewhere it is not keys.
+        if case .paste = key, !isFieldEditing { return }
         message = nil
         if followKey(key) {
             clampPosition(data)

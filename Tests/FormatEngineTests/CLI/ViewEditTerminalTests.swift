@@ -118,4 +118,26 @@ struct ViewEditTerminalTests {
         #expect(session.wait() == 130)
         #expect(try String(contentsOf: url, encoding: .utf8) == Self.text(Self.rows()))
     }
+
+    @Test("V10: the view turns bracketed paste on and off; a paste of x⏎dyw into the editor is the field's text, no row deleted, nothing saved by it")
+    func bracketedPaste() throws {
+        let url = try Self.file("paste")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let session = try Session([url.path], width: 80, height: 12)
+        #expect(session.read(until: "row 1 of 40"))
+        #expect(session.screen.contains("\u{1B}[?2004h"))
+        session.send("e")
+        session.send("\u{15}\u{1B}[200~x\rdyw\u{1B}[201~")
+        session.send("\r")
+        #expect(session.read(until: "1 changed"))
+        session.send("w")
+        #expect(session.read(until: "saved to"))
+        session.send("q")
+        #expect(session.wait() == 0)
+        #expect(session.screen.contains("\u{1B}[?2004l"))
+        var rows = Self.rows()
+        rows[0][0] = "x\ndyw"
+        let saved = try String(contentsOf: url, encoding: .utf8)
+        #expect(saved == Self.text(rows).replacingOccurrences(of: "x\ndyw", with: "\"x\ndyw\""), "\(saved.debugDescription)")
+    }
 }

@@ -39,4 +39,34 @@ struct KeyDecoderTests {
         #expect(!decoder.isWaiting)
         #expect(decoder.feed(Array("\u{1B}q".utf8)) == [.escape, .character("q")])
     }
+
+    /// The text of the `paste` keys in `keys`, joined; and the other keys.
+    static func pasted(_ keys: [ViewKey]) -> (text: String, others: [ViewKey]) {
+        var text = ""
+        var others: [ViewKey] = []
+        for key in keys {
+            if case .paste(let t) = key { text += t } else { others.append(key) }
+        }
+        return (text, others)
+    }
+
+    @Test("V10: a bracketed paste is text, line breaks and key sequences in it too, fed whole or split at any byte; keys around it stay keys")
+    func bracketedPaste() {
+        let inside = "x\rdyw\u{1B}[Aé東\t\r\nq"
+        let bytes = Array("j\u{1B}[200~\(inside)\u{1B}[201~k".utf8)
+        var whole = KeyDecoder()
+        #expect(whole.feed(bytes) == [.character("j"), .paste(inside), .character("k")])
+        for cut in 0...bytes.count {
+            var split = KeyDecoder()
+            let (text, others) = Self.pasted(split.feed(bytes[..<cut]) + split.feed(bytes[cut...]))
+            #expect(text == inside, "cut at \(cut)")
+            #expect(others == [.character("j"), .character("k")], "cut at \(cut)")
+        }
+        // A paste that pauses: what came is text when the decoder is flushed, and so is the rest.
+        var paused = KeyDecoder()
+        #expect(paused.feed(Array("\u{1B}[200~ab\u{1B}[20".utf8)) == [.paste("ab")])
+        #expect(paused.isWaiting)
+        #expect(paused.flush() == [.paste("\u{1B}[20")])
+        #expect(paused.feed(Array("dyw\u{1B}[201~j".utf8)) == [.paste("dyw"), .character("j")])
+    }
 }
