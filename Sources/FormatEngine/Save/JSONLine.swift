@@ -9,35 +9,40 @@ enum JSONLine {
         var value: Range<Int>
     }
 
+    /// A column's new value: its name, the text typed, and whether the column holds numbers.
+    typealias Change = (name: String, text: [UInt8], number: Bool)
+
     /// `line` with the value of each `(column name, text)` of `changes` replaced. A name with
     /// dots reaches into nested objects (`b.c`) when the line has no key of the whole name.
     /// - Returns: nil when the line is not a JSON object.
-    static func edited(_ line: [UInt8], changes: [(name: String, text: [UInt8])]) -> [UInt8]? {
+    static func edited(_ line: [UInt8], changes: [Change]) -> [UInt8]? {
         var line = line
         guard let start = line.firstIndex(where: { !isSpace($0) }), line[start] == UInt8(ascii: "{") else { return nil }
-        for (name, text) in changes {
+        for change in changes {
             guard let end = skipValue(line, start) else { return nil }
-            line = set(line, object: start..<end, path: name, text: text)
+            line = set(line, object: start..<end, path: change.name, change: change)
         }
         return line
     }
 
     /// A new row: each non-empty `(name, text)` as a member, a number as written, else a string.
-    static func object(_ pairs: [(name: String, text: [UInt8])]) -> [UInt8] {
+    static func object(_ pairs: [Change]) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "{")]
-        for (name, text) in pairs where !text.isEmpty {
+        for (name, text, _) in pairs where !text.isEmpty {
             if out.count > 1 { out.append(UInt8(ascii: ",")) }
-            out += string(Array(name.utf8)) + [UInt8(ascii: ":")] + value(text, like: nil)
+            out += string(Array(name.utf8)) + [UInt8(ascii: ":")] + value(text, like: nil, number: true)
         }
         return out + [UInt8(ascii: "}")]
     }
 
-    /// `text` as a JSON value: bare when the value it replaces was a number and it is one (or
-    /// `true`, `false`, `null` for one of those; a new value: a number), else a string.
-    static func value(_ text: [UInt8], like original: ArraySlice<UInt8>?) -> [UInt8] {
+    /// `text` as a JSON value: bare when it is a number and the value it replaces was a number,
+    /// or was null in a column of numbers (`number`), or is new (a key the line lacks); `true`,
+    /// `false`, `null` bare for one of those; else a string. A null typed over in a column of
+    /// text is a string.
+    static func value(_ text: [UInt8], like original: ArraySlice<UInt8>?, number: Bool) -> [UInt8] {
         let first = original?.first
         let literals: [[UInt8]] = [Array("true".utf8), Array("false".utf8), Array("null".utf8)]
-        let wasNumber = first.map { $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) } ?? true
+        let wasNumber = first.map { $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) || (number && $0 == UInt8(ascii: "n")) } ?? true
         if wasNumber && isNumber(text) { return text }
         if let first, first == UInt8(ascii: "t") || first == UInt8(ascii: "f") || first == UInt8(ascii: "n"), literals.contains(text) { return text }
         return string(text)
@@ -83,24 +88,25 @@ enum JSONLine {
 
     // MARK: - Reading a line
 
-    private static func set(_ line: [UInt8], object: Range<Int>, path: String, text: [UInt8]) -> [UInt8] {
+    private static func set(_ line: [UInt8], object: Range<Int>, path: String, change: Change) -> [UInt8] {
+        let text = change.text
         let found = members(line, object)
         if let member = found.first(where: { $0.key == path }) {
-            return Array(line[..<member.value.lowerBound]) + value(text, like: line[member.value]) + Array(line[member.value.upperBound...])
+            return Array(line[..<member.value.lowerBound]) + value(text, like: line[member.value], number: change.number) + Array(line[member.value.upperBound...])
         }
         // A nested object's key: `b.c` is `c` in `b`.
         var dot = path.startIndex
         while let next = path[dot...].firstIndex(of: ".") {
             let head = String(path[..<next]), rest = String(path[path.index(after: next)...])
             if let member = found.first(where: { $0.key == head }), line[member.value].first == UInt8(ascii: "{") {
-                return set(line, object: member.value, path: rest, text: text)
+                return set(line, object: member.value, path: rest, change: change)
             }
             dot = path.index(after: next)
         }
         guard !text.isEmpty else { return line }
         // Not there: added before the object's closing brace.
         let close = object.upperBound - 1
-        let member = (found.isEmpty ? [] : [UInt8(ascii: ",")]) + string(Array(path.utf8)) + [UInt8(ascii: ":")] + value(text, like: nil)
+        let member = (found.isEmpty ? [] : [UInt8(ascii: ",")]) + string(Array(path.utf8)) + [UInt8(ascii: ":")] + value(text, like: nil, number: change.number)
         return Array(line[..<close]) + member + Array(line[close...])
     }
 

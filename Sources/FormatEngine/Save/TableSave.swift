@@ -27,12 +27,15 @@ package enum TableSave {
     ///   - rows: the view's index of the rows in their file, when it has one.
     ///   - loaded: the rows the view holds (the rows found again must be as many).
     ///   - columns: the input's column names.
+    ///   - numbers: the columns that hold numbers (JSON Lines: a number typed there over a null
+    ///     is written bare).
     /// - Returns: the identity of the file written.
     /// - Throws: `SaveError`: the file changed, a value the dialect or encoding cannot hold, a
     ///   failed read or write. Nothing is then written over.
-    static func save(_ input: any InputProvider, options: FormatOptions, to target: String, expected: SaveFile.Identity?, edits: RowEdits, rows: FileRows?, loaded: Int, columns: [String]) throws(SaveError) -> SaveFile.Identity {
+    static func save(_ input: any InputProvider, options: FormatOptions, to target: String, expected: SaveFile.Identity?, edits: RowEdits, rows: FileRows?, loaded: Int, columns: [String], numbers: Set<Int> = []) throws(SaveError) -> SaveFile.Identity {
         try SaveFile.check(target, expected: expected)
-        let saver = try makeSaver(input, options: options, rows: rows, loaded: loaded, columns: columns)
+        var saver = try makeSaver(input, options: options, rows: rows, loaded: loaded, columns: columns)
+        saver.numbers = numbers
         return try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try saver.write(edits, to: out) }
     }
 

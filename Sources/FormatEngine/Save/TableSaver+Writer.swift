@@ -10,6 +10,9 @@ extension TableSaver {
     enum Item {
         case block(Range<Int64>)
         case text([UInt8])
+        /// Text that ends with its own line break, `breakLength` bytes (and may hold blank lines
+        /// before it): taken off when the row is the last and the file must not end with one.
+        case ended([UInt8], breakLength: Int)
     }
 
     /// The rows written in order, each ending with a line break but the last, which ends as the
@@ -55,6 +58,8 @@ extension TableSaver {
             case .text(let text):
                 try writer.write(text)
                 if wantBreak { try writer.write(lineEnding) }
+            case .ended(let text, let breakLength):
+                try writer.write(wantBreak ? text : Array(text.dropLast(breakLength)))
             case .block(let range):
                 let unit = Int64(saver.dialect.unit)
                 let ended = !range.isEmpty && saver.isBreak(at: range.upperBound - unit)

@@ -21,6 +21,8 @@ struct TableSaver {
     /// The input's column names (JSON keys), and the name for messages.
     let columns: [String]
     let name: String
+    /// The columns that hold numbers (JSON Lines: a number typed there is written bare).
+    var numbers: Set<Int> = []
 
     /// Writes the table, as `edits` make it, to `out`.
     /// - Throws: `SaveError` when a value cannot be written in the file's dialect or encoding, or
@@ -51,7 +53,7 @@ struct TableSaver {
                     guard next < range.upperBound else { break }
                     if !edits.deleted.contains(next) {
                         let span = try rowStart(next)..<rowEnd(next)
-                        if let text = try encodeChanged(span, edits.fields[next] ?? [:], row: position + 1) { try items.add(.text(text)) } else { try items.add(.block(span)) }
+                        try items.add(try encodeChanged(span, edits.fields[next] ?? [:], row: position + 1) ?? .block(span))
                     }
                     position += 1
                     from = next + 1
@@ -116,16 +118,21 @@ struct TableSaver {
     }
 
     /// A changed row written anew; nil when its fields are as read (it is copied as it is).
-    private func encodeChanged(_ span: Range<Int64>, _ changes: [Int: [UInt8]], row: Int) throws(SaveError) -> [UInt8]? {
+    private func encodeChanged(_ span: Range<Int64>, _ changes: [Int: [UInt8]], row: Int) throws(SaveError) -> Item? {
         let original = try text(of: span)
         switch dialect.kind {
         case .jsonLines:
             let line = original.prefix { $0 != 0x0A && $0 != 0x0D }
-            let pairs = changes.sorted { $0.key < $1.key }.map { (name: columns.indices.contains($0.key) ? columns[$0.key] : "Column \($0.key + 1)", text: $0.value) }
+            let pairs = changes.sorted { $0.key < $1.key }.map { (name: columns.indices.contains($0.key) ? columns[$0.key] : "Column \($0.key + 1)", text: $0.value, number: numbers.contains($0.key)) }
             guard let edited = JSONLine.edited(Array(line), changes: pairs) else {
                 throw SaveError("\(name): row \(row): the line is not a JSON object; it cannot be changed")
             }
-            return edited == Array(line) ? nil : try encoded(edited, row: row, column: nil)
+            guard edited != Array(line) else { return nil }
+            // The rest of the row's span as it was: its line break, and the blank lines after it.
+            let rest = Array(original[(original.startIndex + line.count)...])
+            guard rest.last == 0x0A else { return .text(try encoded(edited + rest, row: row, column: nil)) }
+            let breakLength = (rest.count >= 2 && rest[rest.count - 2] == 0x0D ? 2 : 1) * dialect.unit
+            return .ended(try encoded(edited + rest, row: row, column: nil), breakLength: breakLength)
         case .delimited(let d):
             var record = Record()
             let stream = InputStream(MemorySource(original), encoding: .utf8, trustValidUTF8: true)
@@ -143,7 +150,7 @@ struct TableSaver {
             // Blank lines before the row stay before it.
             let lead = Array(original.prefix { $0 == 0x0A || $0 == 0x0D })
             let quoting = SaveDialect.quotedFields(Array(original.dropFirst(lead.count)), d)
-            return try encoded(lead, row: row, column: nil) + delimited(merged, d, quoteAll: quoting.total > 0 && quoting.quoted == quoting.total, row: row)
+            return .text(try encoded(lead, row: row, column: nil) + delimited(merged, d, quoteAll: quoting.total > 0 && quoting.quoted == quoting.total, row: row))
         }
     }
 
@@ -152,7 +159,7 @@ struct TableSaver {
         let count = max(columns.count, (changes.keys.max() ?? -1) + 1)
         switch dialect.kind {
         case .jsonLines:
-            let pairs = (0..<count).map { (name: columns.indices.contains($0) ? columns[$0] : "Column \($0 + 1)", text: changes[$0] ?? []) }
+            let pairs = (0..<count).map { (name: columns.indices.contains($0) ? columns[$0] : "Column \($0 + 1)", text: changes[$0] ?? [], number: true) }
             return try encoded(JSONLine.object(pairs), row: row, column: nil)
         case .delimited(let d):
             return try delimited((0..<count).map { changes[$0] ?? [] }, d, quoteAll: dialect.quoteAll, row: row)

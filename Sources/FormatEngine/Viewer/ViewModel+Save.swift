@@ -70,7 +70,7 @@ extension ViewModel {
             let columns = loader.progress.columns
             if saving.noSaveInPlace == nil {
                 let expected = inPlace ? saving.expected : nil
-                let written = try TableSave.save(saving.input, options: saving.options, to: target, expected: expected, edits: edits, rows: loader.store.file.current, loaded: state.loaded, columns: columns)
+                let written = try TableSave.save(saving.input, options: saving.options, to: target, expected: expected, edits: edits, rows: loader.store.file.current, loaded: state.loaded, columns: columns, numbers: Set(state.profiles.indices.filter { state.profiles[$0].isNumeric }))
                 if inPlace { saving.expected = written }
             } else {
                 _ = try SaveFile.replace(target, expected: nil) { (out) throws(SaveError) in try export(to: out, columns: columns) }

@@ -27,6 +27,8 @@ struct FieldEditor: Equatable {
     var field: Int
     var name: String
     var text: [Character]
+    /// The text as the editor opened with it: `Enter` on it unchanged records nothing.
+    var original: [Character]
     var cursor: Int
     /// Opened from the row's sheet, scrolled so far (nil: from the table).
     var sheet: Int?
@@ -100,9 +102,15 @@ extension ViewState {
         let id = self.id(at: current)
         let source = columns[focus].source
         let text = data.record(id).withFields { String(decoding: $0[source], as: UTF8.self) }
+        // Bytes that were not text were read as U+FFFD (shown as �, the file read without the
+        // right --encoding): the editor would write U+FFFD in their place, so it does not open.
+        guard !text.unicodeScalars.contains("\u{FFFD}") else {
+            message = "this field holds bytes that are not text here (shown as �): it cannot be edited; open the file with --encoding (latin1, cp1252…)"
+            return
+        }
         var scroll: Int?
         if case .detail(let s) = mode { scroll = s }
-        let editor = FieldEditor(id: id, field: source, name: columns[focus].heading, text: Array(text), cursor: text.count, sheet: scroll)
+        let editor = FieldEditor(id: id, field: source, name: columns[focus].heading, text: Array(text), original: Array(text), cursor: text.count, sheet: scroll)
         mode = .edit(.field(editor))
     }
 
@@ -270,7 +278,7 @@ extension ViewState {
             return false
         case .enter:
             closeEditor(e)
-            keep(e)
+            if e.text != e.original { keep(e) }  // as it was: no change at all
             return false
         default: break
         }
