@@ -15,12 +15,17 @@ enum JSONLine {
     /// `line` with the value of each `(column name, text)` of `changes` replaced. A name with
     /// dots reaches into nested objects (`b.c`) when the line has no key of the whole name.
     /// - Returns: nil when the line is not a JSON object.
-    static func edited(_ line: [UInt8], changes: [Change]) -> [UInt8]? {
+    /// - Throws: `Unclear` (with the column's name) when which member a change is for is not clear.
+    static func edited(_ line: [UInt8], changes: [Change]) throws(Unclear) -> [UInt8]? {
         var line = line
         guard let start = line.firstIndex(where: { !isSpace($0) }), line[start] == UInt8(ascii: "{") else { return nil }
         for change in changes {
             guard let end = skipValue(line, start) else { return nil }
-            line = set(line, object: start..<end, path: change.name, change: change)
+            do {
+                line = try set(line, object: start..<end, path: change.name, change: change)
+            } catch {
+                throw Unclear(reason: "\(Sanitize.visible(change.name)): \(Sanitize.visible(error.reason))")
+            }
         }
         return line
     }
@@ -88,22 +93,37 @@ enum JSONLine {
 
     // MARK: - Reading a line
 
-    private static func set(_ line: [UInt8], object: Range<Int>, path: String, change: Change) -> [UInt8] {
+    /// Why a line's member cannot be written for a column: which member is meant is not clear.
+    struct Unclear: Error {
+        var reason: String
+    }
+
+    /// `line` with the member `path` names in `object` set to the change. A member written must
+    /// be the one the reader showed, so a line where that is not clear is refused: a key twice
+    /// in an object, a dotted name that is both a key and a path into a nested object, or a
+    /// dotted name the line has neither (a key to add, or an object missing).
+    private static func set(_ line: [UInt8], object: Range<Int>, path: String, change: Change) throws(Unclear) -> [UInt8] {
         let text = change.text
         let found = members(line, object)
-        if let member = found.first(where: { $0.key == path }) {
-            return Array(line[..<member.value.lowerBound]) + value(text, like: line[member.value], number: change.number) + Array(line[member.value.upperBound...])
-        }
+        let named = found.filter { $0.key == path }
+        guard named.count < 2 else { throw Unclear(reason: "the key \"\(path)\" is in the line \(named.count) times") }
         // A nested object's key: `b.c` is `c` in `b`.
+        var nested: (Member, String)?
         var dot = path.startIndex
-        while let next = path[dot...].firstIndex(of: ".") {
+        while nested == nil, let next = path[dot...].firstIndex(of: ".") {
             let head = String(path[..<next]), rest = String(path[path.index(after: next)...])
-            if let member = found.first(where: { $0.key == head }), line[member.value].first == UInt8(ascii: "{") {
-                return set(line, object: member.value, path: rest, change: change)
-            }
+            let heads = found.filter { $0.key == head }
+            guard heads.count < 2 else { throw Unclear(reason: "the key \"\(head)\" is in the line \(heads.count) times") }
+            if let member = heads.first, line[member.value].first == UInt8(ascii: "{") { nested = (member, rest) }
             dot = path.index(after: next)
         }
+        if let member = named.first {
+            guard nested == nil else { throw Unclear(reason: "\"\(path)\" is both a key of the line and a path into its objects") }
+            return Array(line[..<member.value.lowerBound]) + value(text, like: line[member.value], number: change.number) + Array(line[member.value.upperBound...])
+        }
+        if let (member, rest) = nested { return try set(line, object: member.value, path: rest, change: change) }
         guard !text.isEmpty else { return line }
+        guard !path.contains(".") else { throw Unclear(reason: "the line has neither a key \"\(path)\" nor the objects its dots name") }
         // Not there: added before the object's closing brace.
         let close = object.upperBound - 1
         let member = (found.isEmpty ? [] : [UInt8(ascii: ",")]) + string(Array(path.utf8)) + [UInt8(ascii: ":")] + value(text, like: nil, number: change.number)

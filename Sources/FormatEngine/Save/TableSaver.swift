@@ -124,7 +124,13 @@ struct TableSaver {
         case .jsonLines:
             let line = original.prefix { $0 != 0x0A && $0 != 0x0D }
             let pairs = changes.sorted { $0.key < $1.key }.map { (name: columns.indices.contains($0.key) ? columns[$0.key] : "Column \($0.key + 1)", text: $0.value, number: numbers.contains($0.key)) }
-            guard let edited = JSONLine.edited(Array(line), changes: pairs) else {
+            let result: [UInt8]?
+            do {
+                result = try JSONLine.edited(Array(line), changes: pairs)
+            } catch {
+                throw SaveError("\(name): row \(row), column \(error.reason): which value the field is, is not clear, so it is read-only; u undoes the edit; not saved")
+            }
+            guard let edited = result else {
                 throw SaveError("\(name): row \(row): the line is not a JSON object; it cannot be changed")
             }
             guard edited != Array(line) else { return nil }

@@ -87,4 +87,35 @@ struct TableSaveValueTests {
         ViewEditTests.type(model, "w")
         #expect(Array(try Data(contentsOf: url)) == Array("name;v\nJos".utf8) + [0xE9] + Array(";12\n".utf8))
     }
+
+    @Test("V10: JSON Lines: a key twice, a dotted name both a key and a path, or a dotted name the line lacks: the save is refused, naming the row and column, and the file is left as it was; a clear nested path is written in its object")
+    func unclearMembers() throws {
+        let cases: [(line: String, column: String)] = [
+            ("{\"a\":1,\"a\":2}", "a"),
+            ("{\"b.c\":1,\"b\":{\"c\":2}}", "b.c"),
+            ("{\"id\":1}", "o.p"),
+            ("{\"o\":{\"p\":1},\"o\":{\"p\":2}}", "o.p"),
+        ]
+        for (k, c) in cases.enumerated() {
+            let text = "{\"id\":0}\n" + c.line + "\n"
+            let url = try TableSaveCaseTests.file(Array(text.utf8), "unclear-\(k).jsonl")
+            defer { try? FileManager.default.removeItem(at: url) }
+            var edits = RowEdits()
+            edits.set(1, field: 1, to: Array("4".utf8))
+            do {
+                try TableSaveCaseTests.save(url, edits, rows: 2, columns: ["id", c.column])
+                Issue.record("\(c.line): saved")
+            } catch {
+                #expect(error.message.contains("row 2, column \(c.column):"), "\(error.message)")
+                #expect(error.message.contains("read-only"), "\(error.message)")
+            }
+            #expect(try String(contentsOf: url, encoding: .utf8) == text, "\(c.line)")
+        }
+        let url = try TableSaveCaseTests.file(Array("{\"o\":{\"p\":1, \"q\":2}}\n".utf8), "nested.jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var edits = RowEdits()
+        edits.set(0, field: 0, to: Array("5".utf8))
+        try TableSaveCaseTests.save(url, edits, rows: 1, columns: ["o.p", "o.q"])
+        #expect(try String(contentsOf: url, encoding: .utf8) == "{\"o\":{\"p\":5, \"q\":2}}\n")
+    }
 }
