@@ -53,7 +53,10 @@ package enum SaveFile {
     ///   temporary file is then removed and `path` is as it was.
     package static func replace(_ path: String, expected: Identity?, body: (Int32) throws(SaveError) -> Void) throws(SaveError) -> Identity {
         let now = try check(path, expected: expected)
-        let (directory, base) = split(path)
+        try checkWritable(path, now)
+        // Through a symbolic link: the file it names is replaced, beside itself; the link stays.
+        let target = resolved(path)
+        let (directory, base) = split(target)
         var template = Array((directory + "/." + base + ".tablefmt-XXXXXX").utf8CString)
         let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
@@ -82,16 +85,33 @@ package enum SaveFile {
         closed = true
         guard close(fd) == 0 else { throw fail(SaveError("\(path): write error: \(systemMessage(errno))")) }
         // Checked again just before the rename: nothing wrote the file meanwhile.
-        if let expected, identity(path: path).map({ $0.sameFile(as: expected) }) != true {
+        if let expected, identity(path: target).map({ $0.sameFile(as: expected) }) != true {
             throw fail(SaveError("\(path): changed on disk while saving; not written over (W saves under another name)", offerSaveAs: true))
         }
-        guard rename(temporary, path) == 0 else { throw fail(SaveError("\(path): cannot replace: \(systemMessage(errno))")) }
+        guard rename(temporary, target) == 0 else { throw fail(SaveError("\(path): cannot replace: \(systemMessage(errno))")) }
         let dir = open(directory, O_RDONLY)
         if dir >= 0 {
             fsync(dir)
             close(dir)
         }
-        return identity(path: path) ?? written ?? Identity(stat())
+        return identity(path: target) ?? written ?? Identity(stat())
+    }
+
+    /// The file `path` names, symbolic links followed (itself when it does not exist yet).
+    static func resolved(_ path: String) -> String {
+        guard let real = realpath(path, nil) else { return path }
+        defer { free(real) }
+        return String(cString: real)
+    }
+
+    /// An existing file the user may not write (its mode gives no one write permission, or the
+    /// system says this user may not) is not replaced, though its folder would let a rename do it.
+    /// - Throws: `SaveError` offering another name.
+    static func checkWritable(_ path: String, _ now: Identity?) throws(SaveError) {
+        guard let now else { return }
+        if now.mode & 0o222 == 0 || access(path, W_OK) != 0 {
+            throw SaveError("\(path): the file is read-only (no write permission); not written over (W saves under another name)", offerSaveAs: true)
+        }
     }
 
     /// Whether `path` is still `expected` (nil: that nothing is there). - Returns: what is there.

@@ -65,6 +65,12 @@ extension ViewModel {
             return
         }
         let inPlace = target == saving.path
+        guard !inPlace || state.unsaved else {
+            // Nothing to write: the file is left as it is (its inode and time too).
+            state.message = "nothing to save"
+            if quit { state.exit = .quit }
+            return
+        }
         do {
             let edits = state.editing.edits
             let columns = loader.progress.columns

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+@testable import FormatEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// V10: where a save writes. Through a symbolic link the file it names is replaced (the link
+/// stays a link); a file without write permission is not replaced; `w` with nothing to save
+/// writes nothing.
+@Suite("Viewer: where a save writes")
+struct SaveFileTests {
+    static let text = "a,b\n1,x\n2,y\n"
+
+    static func edits() -> RowEdits {
+        var edits = RowEdits()
+        edits.set(0, field: 1, to: Array("Q".utf8))
+        return edits
+    }
+
+    @Test("V10: saving through a symbolic link writes the file it names, beside it; the link stays a link")
+    func throughSymlink() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-link-\(getpid())")
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("real"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("real/data.csv")
+        let link = directory.appendingPathComponent("link.csv")
+        try Data(Self.text.utf8).write(to: target)
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: "real/data.csv")
+        try TableSaveCaseTests.save(link, Self.edits(), rows: 2, columns: ["a", "b"])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == "real/data.csv")
+        #expect(try String(contentsOf: target, encoding: .utf8) == "a,b\n1,Q\n2,y\n")
+        // No temporary file left beside the link or the target.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted() == ["link.csv", "real"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.appendingPathComponent("real").path) == ["data.csv"])
+    }
+
+    @Test("V10: a file without write permission is not replaced: the save is refused, offering another name, and the file is as it was")
+    func readOnlyFile() throws {
+        let url = try TableSaveCaseTests.file(Array(Self.text.utf8), "readonly.csv")
+        defer {
+            chmod(url.path, 0o644)
+            try? FileManager.default.removeItem(at: url)
+        }
+        chmod(url.path, 0o444)
+        do {
+            try TableSaveCaseTests.save(url, Self.edits(), rows: 2, columns: ["a", "b"])
+            Issue.record("saved over a read-only file")
+        } catch {
+            #expect(error.message.contains("read-only"), "\(error.message)")
+            #expect(error.offerSaveAs)
+        }
+        #expect(try String(contentsOf: url, encoding: .utf8) == Self.text)
+        var info = stat()
+        stat(url.path, &info)
+        #expect(info.st_mode & 0o777 == 0o444)
+    }
+
+    @Test("V10: w with nothing to save says so and writes nothing (the same inode and modification time); with an edit it saves")
+    func nothingToSave() throws {
+        let url = try TableSaveCaseTests.file(Array(Self.text.utf8), "nothing.csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let before = SaveFile.identity(path: url.path)
+        let model = try ViewEditTests.saving(FileInput(path: url.path))
+        ViewEditTests.type(model, "w")
+        #expect(model.state.message == "nothing to save")
+        #expect(SaveFile.identity(path: url.path) == before)
+        model.handle(.right)
+        ViewEditTests.type(model, "eQ")
+        model.handle(.enter)
+        ViewEditTests.type(model, "w")
+        #expect(model.state.message == "saved to \(url.path)")
+        #expect(try String(contentsOf: url, encoding: .utf8) == "a,b\n1,xQ\n2,y\n")
+    }
+}
