@@ -29,8 +29,9 @@ extension ViewState {
             return cursorLine(lead, before: before, at: at, after: after, styles: s)
         case .saveAs(let name, _):
             return cursorLine("save as: ", before: Sanitize.visible(String(name)), at: " ", after: "", styles: s)
-        case .deleting(let ids):
-            return fitted("delete \(ids.count == 1 ? "this row" : "\(TableFormatter.grouped(ids.count)) rows")? y deletes (struck out until saved) · any other key keeps", style: s.status)
+        case .deleting(let ids, let checked):
+            let what = checked ? "\(TableFormatter.grouped(ids.count)) checked row\(ids.count == 1 ? "" : "s")" : "this row"
+            return fitted("delete \(what)? y deletes (struck out until saved) · any other key keeps", style: s.status)
         case .quitting:
             return fitted("unsaved changes: w saves and quits · q quits without saving · Esc stays", style: s.status)
         case .interrupting:

@@ -200,7 +200,7 @@ package enum ViewHelp {
         ("a A", "select every row shown / none"),
         ("e", "edit the field: Enter keeps, Esc cancels (in a sheet Enter too; Tab next field)"),
         ("+", "add a row after this one, opened in its sheet"),
-        ("d", "delete the selected rows, or this one (asks; d again keeps them)"),
+        ("d", "delete the selected rows shown, or this one (y confirms; d again keeps them)"),
         ("J K", "move the row down / up"),
         ("u Ctrl-R", "undo / redo"),
         ("w Ctrl-S  W", "save to the file (untouched rows kept as they were) / save as"),

@@ -119,6 +119,7 @@ extension ViewState {
         let gone = Set(editing.edits.commitDeletes(loaded: loaded).map { Int32($0) })
         editing.misfits.removeAll()
         guard !gone.isEmpty else { return }
+        unselect(gone)
         if var filter {
             filter.ids.removeAll { gone.contains($0) }
             self.filter = filter

@@ -37,8 +37,8 @@ struct FieldEditor: Equatable {
 /// What the status line asks while editing.
 enum EditPrompt: Equatable {
     case field(FieldEditor)
-    /// `d`: delete these rows? (y / n)
-    case deleting([Int])
+    /// `d`: delete these rows? (`y` / any other key); `checked`: the checked rows shown.
+    case deleting([Int], checked: Bool)
     /// `q` with unsaved changes: w saves and quits, q quits, Esc stays.
     case quitting
     /// `Ctrl-C` with unsaved changes: `Ctrl-C` again quits without saving.
@@ -160,13 +160,31 @@ extension ViewState {
     private mutating func askDelete() {
         if let reason = editing.readOnly { message = reason; return }
         guard count > 0 else { return }
-        let ids = selected.isEmpty ? [self.id(at: current)] : selected.map { Int($0) }.sorted()
+        // Only checked rows the view shows (a filter may hide some); none: the current row.
+        let checked = shownSelection()
+        let ids = checked.isEmpty ? [self.id(at: current)] : checked
         if ids.allSatisfy({ editing.edits.deleted.contains($0) }) {
             editing.edits.delete(ids, on: false)
             message = "\(ids.count == 1 ? "row" : "\(ids.count) rows") kept"
         } else {
-            mode = .edit(.deleting(ids))
+            mode = .edit(.deleting(ids, checked: !checked.isEmpty))
         }
+    }
+
+    /// The checked rows the view shows (under its filter; rows a save dropped are not shown).
+    func shownSelection() -> [Int] {
+        guard !selected.isEmpty else { return [] }
+        let shown: (Int32) -> Bool
+        if let filter {
+            let kept = Set(filter.ids)
+            shown = { kept.contains($0) }
+        } else if let order {
+            let kept = Set(order)
+            shown = { kept.contains($0) }
+        } else {
+            shown = { editing.edits.position(of: Int($0)) != nil }
+        }
+        return selected.filter(shown).map { Int($0) }.sorted()
     }
 
     /// `J` / `K`: the current row moved down or up, in the file's order.
@@ -214,9 +232,9 @@ extension ViewState {
         switch prompt {
         case .field(var editor):
             if fieldKey(key, &editor) { mode = .edit(.field(editor)) }
-        case .deleting(let ids):
+        case .deleting(let ids, _):
             mode = .table
-            if key == .character("y") || key == .enter {
+            if key == .character("y") {  // only y: Enter, pressed out of habit, keeps the rows
                 editing.edits.delete(ids)
                 message = "\(ids.count == 1 ? "row" : "\(ids.count) rows") deleted (struck out until saved; u undoes)"
             }

@@ -106,6 +106,9 @@ struct ViewState {
     /// `--group-by`: the rows by group, once every row is read.
     var groups: ViewGroups?
     private(set) var selected = Set<Int32>()
+
+    /// Unchecks `ids` (rows a save dropped: the selection no longer refers to them).
+    mutating func unselect(_ ids: Set<Int32>) { selected.subtract(ids) }
     /// The sort, filter or search asked for and not yet answered (V8: off the key loop).
     var running: Running?
     /// Works asked for so far (each work's id is the count then).
