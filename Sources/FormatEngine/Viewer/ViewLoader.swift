@@ -24,6 +24,9 @@ package final class ViewLoader: @unchecked Sendable {
         package var warnings: [String] = []
         /// The input names its own columns (JSON): a row's sheet is an outline (V4).
         package var keyed = false
+        /// The delimited dialect the input was read in (nil: JSON): what a save under a name
+        /// writes when there is no file to copy from (V10).
+        var dialect: Dialect?
         /// Bumped at each publish: the view redraws when it changes.
         package var changes = 0
         /// Since when (`milliseconds()`) the reader has waited for more, every row that came
@@ -83,7 +86,8 @@ package final class ViewLoader: @unchecked Sendable {
             }
         }
         let bom = Int64(table.stream.byteOrderMarkLength)
-        state.withLock { $0.keyed = keyed }
+        let dialect = table.choice.dialect
+        state.withLock { $0.keyed = keyed; $0.dialect = dialect }
         var profiler = ColumnProfiler(columns: table.columns, measure: measure)
         var columns = table.columns
         var rows = 0

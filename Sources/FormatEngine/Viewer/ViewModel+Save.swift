@@ -3,8 +3,9 @@
 package final class ViewSaving {
     let input: any InputProvider
     let options: FormatOptions
-    /// The file's path; nil for standard input.
-    let path: String?
+    /// The file's path, nil for standard input; after a save under a name, that name (the view
+    /// now edits that file).
+    var path: String?
     var expected: SaveFile.Identity?
     /// Why the file cannot be written where it is (a pipe, gzip), nil when it can.
     let noSaveInPlace: String?
@@ -64,6 +65,11 @@ extension ViewModel {
             state.mode = .edit(.saveAs([], quit: quit))
             return
         }
+        guard !target.hasSuffix(".gz") else {
+            state.message = "\(Sanitize.visible(target)): tablefmt does not write gzip; choose a name without .gz (gzip it after)"
+            state.mode = .edit(.saveAs([], quit: quit))
+            return
+        }
         let inPlace = target == saving.path
         guard !inPlace || state.unsaved else {
             // Nothing to write: the file is left as it is (its inode and time too).
@@ -74,13 +80,15 @@ extension ViewModel {
         do {
             let edits = state.editing.edits
             let columns = loader.progress.columns
+            let expected = inPlace ? saving.expected : nil
             if saving.noSaveInPlace == nil {
-                let expected = inPlace ? saving.expected : nil
-                let written = try TableSave.save(saving.input, options: saving.options, to: target, expected: expected, edits: edits, rows: loader.store.file.current, loaded: state.loaded, columns: columns, numbers: Set(state.profiles.indices.filter { state.profiles[$0].isNumeric }))
-                if inPlace { saving.expected = written }
+                saving.expected = try TableSave.save(saving.input, options: saving.options, to: target, expected: expected, edits: edits, rows: loader.store.file.current, loaded: state.loaded, columns: columns, numbers: Set(state.profiles.indices.filter { state.profiles[$0].isNumeric }))
             } else {
-                _ = try SaveFile.replace(target, expected: nil) { (out) throws(SaveError) in try export(to: out, columns: columns) }
+                saving.expected = try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try export(to: out, columns: columns) }
             }
+            // Saved under a name: the view now edits that file, and w saves there.
+            saving.path = target
+            state.editing.noSaveInPlace = nil
         } catch {
             state.message = error.message
             if error.offerSaveAs { state.mode = .edit(.saveAs([], quit: quit)) }
@@ -91,12 +99,15 @@ extension ViewModel {
         if quit { state.exit = .quit }
     }
 
-    /// The rows as edited, written as CSV with a header (a pipe or a compressed file, saved
-    /// under a name: there is no file to copy rows from).
+    /// The rows as edited, in the input's delimiter (CSV for JSON), with a header unless it was
+    /// read without one (a pipe or a compressed file, saved under a name: there is no file to
+    /// copy rows from).
     private func export(to out: Int32, columns: [String]) throws(SaveError) {
         let writer = TableSaver.Writer(out: out, source: -1)
-        let dialect = Dialect.csv()
-        try writer.write(SaveDialect.delimitedRow(columns.map { Array($0.utf8) }, dialect, quoteAll: false) + [0x0A])
+        let dialect = loader.progress.dialect ?? Dialect.csv()
+        if saving?.options.input.header ?? true {
+            try writer.write(SaveDialect.delimitedRow(columns.map { Array($0.utf8) }, dialect, quoteAll: false) + [0x0A])
+        }
         let rows = self.rows
         let edits = state.editing.edits
         for piece in edits.runs(loaded: state.loaded) {
