@@ -19,6 +19,18 @@ package enum TableSave {
         return nil
     }
 
+    /// Whether `table` is a JSON document (an array, or one value), not JSON Lines: JSON read
+    /// without being told its kind (a `.json` name) knows it is JSON Lines once a second value
+    /// starts on a later line, so up to two rows are read.
+    static func isJSONDocument(_ table: inout TableInput) throws(InputError) -> Bool {
+        guard table.choice.format == .json else { return false }
+        var record = Record()
+        for _ in 0..<2 where table.json?.lines != true {
+            guard try table.next(into: &record) else { break }
+        }
+        return table.json?.lines != true
+    }
+
     /// Writes the table as `edits` make it to `target`.
     /// - Parameters:
     ///   - input: the file the view read (its descriptor is read: the old bytes, even once the
@@ -43,15 +55,14 @@ package enum TableSave {
     static func makeSaver(_ input: any InputProvider, options: FormatOptions, rows: FileRows?, loaded: Int, columns: [String]) throws(SaveError) -> TableSaver {
         let name = input.name
         var table: TableInput
+        let document: Bool
         do {
             table = try TableInput(input, options: options.input)
-            // JSON read without being told its kind knows it is JSON Lines after the first row.
-            var first = Record()
-            if table.choice.format == .json { _ = try table.next(into: &first) }
+            document = try isJSONDocument(&table)
         } catch {
             throw SaveError("\(error)", offerSaveAs: true)
         }
-        if let reason = refusal(input, format: table.choice.format == .json && table.json?.lines != true ? .json : nil) {
+        if let reason = refusal(input, format: document ? .json : nil) {
             throw SaveError("\(name): \(reason)", offerSaveAs: true)
         }
         guard let file = (input as? RandomlyReadable)?.randomAccess else { throw SaveError("\(name): cannot be read again") }

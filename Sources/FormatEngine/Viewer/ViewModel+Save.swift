@@ -19,15 +19,32 @@ package final class ViewSaving {
         self.options = options
         path = input.path
         expected = input.path.flatMap { SaveFile.identity(path: $0) }
-        var format: InputFormat?
+        var reason: String?
         // Only a regular file: a named pipe opened again would lose the rows read from it.
         if input.isRereadable, let path = input.path, let again = try? FileInput(path: path), again.isRereadable, var table = try? TableInput(again, options: options.input) {
-            var first = Record()
-            if table.choice.format == .json { _ = try? table.next(into: &first) }
-            format = table.choice.format == .json && table.json?.lines != true ? .json : table.choice.format
+            reason = Self.readOnly(&table, path: path)
         }
-        readOnly = format == .json ? "a JSON document is read-only (JSON Lines can be edited)" : nil
+        readOnly = reason
         noSaveInPlace = TableSave.refusal(input, format: nil)
+    }
+}
+
+extension ViewSaving {
+    /// Why a file the view read can be viewed but not edited (a save could not write it), nil
+    /// when it can: a JSON document; JSON Lines not in UTF-8, or with lines ended by CR alone.
+    static func readOnly(_ table: inout TableInput, path: String) -> String? {
+        guard (try? TableSave.isJSONDocument(&table)) == false else { return "a JSON document is read-only (JSON Lines can be edited)" }
+        guard table.choice.format == .json || table.choice.format == .jsonl else { return nil }
+        let encoding = table.stream.encoding
+        guard encoding == .utf8 else { return "JSON Lines in \(encoding.rawValue) is read-only (UTF-8 JSON Lines can be edited)" }
+        // Lines ended by CR alone: the first 64 KiB tell.
+        guard let file = try? FileInput(path: path), let fd = (file as? RandomlyReadable)?.randomAccess?.fd,
+              let size = FileIdentity.of(fd)?.size else { return nil }
+        let count = Int(min(size, 1 << 16))
+        var head = [UInt8](repeating: 0, count: count)
+        guard readFully(fd, into: &head, count: count, at: 0) else { return nil }
+        if head.contains(0x0D), !head.contains(0x0A) { return "JSON Lines with lines ended by CR alone is read-only" }
+        return nil
     }
 }
 
