@@ -6,15 +6,9 @@ import Testing
 /// save could not write (UTF-16, lines ended by CR alone) say read-only at `e`, before any edit.
 @Suite("Viewer: what can be edited")
 struct ViewEditReadOnlyTests {
-    static func file(_ bytes: [UInt8], _ name: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-ro-\(getpid())-\(name)")
-        try Data(bytes).write(to: url)
-        return url
-    }
-
     @Test("V10: a .json file holding JSON Lines is edited and saved as JSON Lines")
     func jsonNamedLines() throws {
-        let url = try Self.file(Array("{\"a\":1,\"b\":\"x\"}\n{\"a\":2,\"b\":\"y\"}\n".utf8), "lines.json")
+        let url = try TableSaveCaseTests.file(Array("{\"a\":1,\"b\":\"x\"}\n{\"a\":2,\"b\":\"y\"}\n".utf8), "lines.json")
         defer { try? FileManager.default.removeItem(at: url) }
         let model = try ViewEditTests.saving(FileInput(path: url.path))
         model.handle(.right)
@@ -32,7 +26,7 @@ struct ViewEditReadOnlyTests {
         let utf16: [UInt8] = [0xFF, 0xFE] + Array(text.data(using: .utf16LittleEndian) ?? Data())
         let cr = Array(text.replacingOccurrences(of: "\n", with: "\r").utf8)
         for (bytes, name) in [(utf16, "utf16.jsonl"), (cr, "cr.jsonl")] {
-            let url = try Self.file(bytes, name)
+            let url = try TableSaveCaseTests.file(bytes, name)
             defer { try? FileManager.default.removeItem(at: url) }
             let model = try ViewEditTests.saving(FileInput(path: url.path))
             #expect(model.state.count == 2, "\(name)")
