@@ -20,6 +20,7 @@ Each check names what it would catch:
     held;
   - print: with print media emulated, the table is a list report (no header row, a block per row,
     each value after its column's label);
+  - cells: the sort, whitespace, line breaks and copy checks of check-html-browser-cells.py;
   - hostile: the hostile corpus (the Markdown check's and attribute-breaking, </script> cases), as
     a page and as a fragment put in a page without any policy, runs no script, adds no element,
     and every cell's text equals the input's.
@@ -123,6 +124,7 @@ def main():
     binary = os.path.abspath(sys.argv[1])
     gfm = load("check-markdown-gfm")
     parse = load("check-html-parse")
+    cells = load("check-html-browser-cells")
     work = tempfile.mkdtemp(prefix="tablefmt-html-")
     results = []
 
@@ -263,6 +265,8 @@ def main():
               and printed["label"] == '"score"' and printed["below"], printed)
         b.driver.save_screenshot(os.path.join(ROOT, ".build", "html-print.png"))
         b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+
+        cells.check_sort(b, page, check, csv_text)
 
         hostile = gfm.hostile_rows() if hasattr(gfm, "hostile_rows") else ""
         for label, text in (("hostile corpus", hostile), ("attack corpus", parse.attack_table())):

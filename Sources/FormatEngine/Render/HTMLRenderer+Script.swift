@@ -1,7 +1,8 @@
 /// The page's script (O6): what the data table does beyond reading, added to a page that is whole
-/// without it. A heading sorts its column on click or Enter (numbers by value, text by Unicode
-/// order of its NFC form as `--sort` does, empty cells last; again to reverse; `aria-sort` and a
-/// mark say which); a row opens its sheet on click or Enter (a dialog with every field whole, a
+/// without it. A heading sorts its column on click or Enter as `--sort` does (W11): numbers by
+/// value (the renderer's `data-v` where the text is not plain; text in a number column after
+/// them), text by Unicode order of its NFC form, empty cells and placeholders (`data-v`
+/// empty) last, ties in the input's order; again to reverse; `aria-sort` and a mark say which); a row opens its sheet on click or Enter (a dialog with every field whole, a
 /// cell holding JSON as an outline of disclosure triangles); "Select rows" adds a checkbox column
 /// (only then: a cell more in every row is a layout of the whole table again) and a button copies
 /// the checked rows as CSV; a cell cut with `…` shows its whole text on hover; the scroll box
@@ -20,10 +21,9 @@ extension HTMLRenderer {
           return o===9?"\\t":o===13?"\\r":o===10?"\u21b5":o>=0x2000?"\\u"+o.toString(16).padStart(4,"0"):"\\x"+o.toString(16).padStart(2,"0")});
         const fix=u=>u>=0xe000?u-0x800:u>=0xd800?u+0x2000:u;
         const cmpText=(a,b)=>{const n=Math.min(a.length,b.length);for(let i=0;i<n;i++){const x=a.charCodeAt(i),y=b.charCodeAt(i);if(x!==y)return fix(x)-fix(y)}return a.length-b.length};
-        const num=s=>{s=s.replace(/\u2212/g,"-").replace(/[\s_']/g,"");
-          if(/^\D*\d{1,3}(\.\d{3})+(,\d+)?\D*$/.test(s)||/^[^.]*\d,\d{1,2}\D*$/.test(s))s=s.replace(/\./g,"").replace(",",".");else s=s.replace(/,/g,"");
-          const m=s.match(/[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?/i);if(!m)return null;const v=parseFloat(m[0]);return /^\(.*\)$/.test(s)?-Math.abs(v):v};
-        const key=(c,numeric)=>{if(!c||c.classList.contains("n"))return null;const s=text(c);if(s==="")return null;return numeric?num(s):s.normalize("NFC")};
+        const key=(c,numeric)=>{if(!c||c.classList.contains("n"))return null;const v=c.getAttribute("data-v");if(v==="")return null;
+          const s=text(c);if(numeric){const x=v!==null?Number(v):/^-?\d+(\.\d+)?$/.test(s)?+s:NaN;if(x===x)return x}return s.normalize("NFC")};
+        const cmp=(a,b)=>{const x=typeof a==="number";if(x!==(typeof b==="number"))return x?-1:1;return x?(a<b?-1:a>b?1:0):cmpText(a,b)};
         const sheet=el("dialog",{className:"sheet"});sheet.setAttribute("aria-labelledby","sheet-title");D.body.append(sheet);
         let opener=null;sheet.addEventListener("close",()=>{if(opener)opener.focus()});
         const bar=el("div",{className:"bar"}),copy=el("button",{type:"button",disabled:true}),status=el("span");
@@ -58,9 +58,9 @@ extension HTMLRenderer {
         const sort=(t,heads,i)=>{const th=heads[i],dir=th.getAttribute("aria-sort")==="ascending"?-1:1,numeric=th.classList.contains("r");
           for(const h of heads)h.setAttribute("aria-sort","none");th.setAttribute("aria-sort",dir>0?"ascending":"descending");
           for(const body of t.tBodies){const all=[...body.rows],total=all.filter(r=>r.classList.contains("t"));
-            const keyed=all.filter(isData).map((tr,n)=>({tr,n,v:key(cells(tr)[i],numeric)}));
+            const keyed=all.filter(isData).map(tr=>({tr,n:tr.n,v:key(cells(tr)[i],numeric)}));
             keyed.sort((a,b)=>{if(a.v===null||b.v===null)return a.v===null&&b.v===null?a.n-b.n:a.v===null?1:-1;
-              const c=numeric?(a.v<b.v?-1:a.v>b.v?1:0):cmpText(a.v,b.v);return c?c*dir:a.n-b.n});
+              const c=cmp(a.v,b.v);return c?c*dir:a.n-b.n});
             const f=D.createDocumentFragment();for(const k of keyed)f.append(k.tr);for(const r of total)f.append(r);body.append(f)}};
         const boxes=on=>{D.documentElement.classList.toggle("sel",on);
           for(const t of tables){const head=t.tHead.rows[0];
@@ -80,7 +80,7 @@ extension HTMLRenderer {
         for(const t of tables){
           const heads=cells(t.tHead.rows[0]);
           t.addEventListener("change",e=>{if(e.target.closest("tbody"))count()});
-          for(const body of t.tBodies)for(const tr of body.rows)if(isData(tr))tr.tabIndex=0;
+          for(const body of t.tBodies)[...body.rows].filter(isData).forEach((tr,n)=>{tr.tabIndex=0;tr.n=n});
           heads.forEach((th,i)=>{th.tabIndex=0;th.setAttribute("aria-sort","none");const go=()=>sort(t,heads,i);
             th.addEventListener("click",go);th.addEventListener("keydown",e=>{if(e.key==="Enter"||e.key===" "){e.preventDefault();go()}})});
           t.addEventListener("click",e=>{const tr=e.target.closest("tbody tr");if(tr&&isData(tr)&&!e.target.closest(".k"))open(heads,tr)});

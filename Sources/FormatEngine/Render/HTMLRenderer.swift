@@ -163,15 +163,16 @@ final class HTMLRenderer: Renderer {
             if fragment {
                 try write("<td align=\"right\">")
             } else {
+                try write("<td")
                 let trail = slot.fraction - number.fraction
                 if trail > 0 && trail <= Self.widestPad {
-                    try write("<td class=\"f")
+                    try write(" class=\"f")
                     if trail >= 10 { try out.write(byte: UInt8(ascii: "0") &+ UInt8(trail / 10)) }
                     try out.write(byte: UInt8(ascii: "0") &+ UInt8(trail % 10))
-                    try write("\">")
-                } else {
-                    try write("<td>")
+                    try write("\"")
                 }
+                if !NumberValue.isPlain(cell, shape, unitOut: number.stripped) { try sortKey(cell, shape) }
+                try write(">")
             }
             if number.stripped {
                 if let sign = shape.detachedSign { try out.write(byte: cell[sign]) }
@@ -182,16 +183,33 @@ final class HTMLRenderer: Renderer {
             try endCell()
             return
         }
+        if !fragment {
+            // The sort's reading of a cell that is not a number (W11): a placeholder goes last.
+            try write(CellKind.isNullWord(cell) ? "<td data-v" : "<td")
+            try write(wrap ? "><span>" : ">")
+        }
         if wrap && !fragment {
             // C6 under --wrap 2: the text in a span the style holds to two lines.
-            try write("<td><span>")
             try HTMLText.write(cell, to: out)
             try write("</span>")
         } else {
-            try write(fragment && slot.right ? "<td align=\"right\">" : "<td>")
+            if fragment { try write(slot.right ? "<td align=\"right\">" : "<td>") }
             try HTMLText.write(cell, to: out)
         }
         try endCell()
+    }
+
+    /// A number cell's sort key (W11 as `--sort` reads it, `NumberValue`): ` data-v="…"` with
+    /// the number in a form JavaScript's `Number` reads, for a cell whose text is not that already.
+    private func sortKey(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape) throws(OutputError) {
+        try write(" data-v=\"")
+        try NumberValue.plain(cell, shape) { (b: UInt8) throws(OutputError) in
+            switch b {
+            case UInt8(ascii: "\""), UInt8(ascii: "&"), UInt8(ascii: "<"): try out.write("&#\(b);")  // never in a number
+            default: try out.write(byte: b)
+            }
+        }
+        try write("\"")
     }
 
     /// The widest fraction padding a page has a class for (`f1` … `f24`); a number missing more

@@ -182,16 +182,52 @@ enum NumberValue {
     static func of(_ cell: UnsafeBufferPointer<UInt8>) -> Double? {
         guard let shape = NumberShape.parse(cell) else { return nil }
         var text = ""
-        if let sign = shape.detachedSign { text.append(Character(Unicode.Scalar(cell[sign]))) }
+        plain(cell, shape) { text.append(Character(Unicode.Scalar($0))) }
+        return Double(text)
+    }
+
+    /// The number's bytes in the plain form its value is read from (`of`, and the HTML page's
+    /// sort key, O6): the sign, the digits with a decimal comma as a point, grouping commas and
+    /// the unit left out.
+    @inline(__always)
+    static func plain<E: Error>(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape,
+                                _ emit: (UInt8) throws(E) -> Void) throws(E) {
+        if let sign = shape.detachedSign { try emit(cell[sign]) }
         for i in shape.number {
             let b = cell[i]
             if b == UInt8(ascii: ",") {
-                if i - shape.number.lowerBound == shape.point { text.append(".") }  // a decimal comma
+                if i - shape.number.lowerBound == shape.point { try emit(UInt8(ascii: ".")) }  // a decimal comma
             } else {
-                text.append(Character(Unicode.Scalar(b)))
+                try emit(b)
             }
         }
-        return Double(text)
+    }
+
+    /// Whether the number as shown (the whole cell, or with its unit taken out, C3) is its plain
+    /// form already, `-?digits(.digits)?` (no sign kept apart, no comma, unit or exponent), so a
+    /// reader gets its value from its text as it stands.
+    @inline(__always)
+    static func isPlain(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape, unitOut: Bool) -> Bool {
+        guard shape.detachedSign == nil else { return false }
+        let shown = unitOut ? shape.number : 0..<cell.count
+        guard shown == shape.number else { return false }
+        var i = shown.lowerBound
+        if i < shown.upperBound && cell[i] == UInt8(ascii: "-") { i &+= 1 }
+        var digits = 0
+        var points = 0
+        while i < shown.upperBound {
+            let b = cell[i]
+            if b &- 0x30 <= 9 {
+                digits &+= 1
+            } else if b == UInt8(ascii: "."), digits > 0, points == 0 {
+                points = 1
+                digits = 0
+            } else {
+                return false
+            }
+            i &+= 1
+        }
+        return digits > 0
     }
 
     /// A group's total (W12): the digits to show, and whether they are exact.

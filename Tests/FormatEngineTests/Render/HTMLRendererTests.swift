@@ -198,6 +198,37 @@ struct HTMLRendererTests {
         #expect(Self.bodyCells(narrowed).first == ["x", "b"])
     }
 
+    @Test("O6, W11: a number cell whose text is not plain carries its value as --sort reads it (data-v), a placeholder an empty data-v; the fragment none (seeded random values)")
+    func sortKeys() throws {
+        var random = SplitMix64(seed: 11)
+        var csv = "plain,money,comma,unit,percent,exponent\n"
+        var values: [[Double]] = []
+        for _ in 0..<200 {
+            let cents = Int(random.next() % 2_000_001) - 1_000_000, milli = Double(cents) / 1000
+            let hundredths = String(format: "%.2f", Double(cents) / 100), sign = cents < 0 ? "-" : ""
+            let magnitude = String(format: "%.3f", abs(milli))
+            csv += String(format: "%.3f", milli) + ",\(sign)$\(magnitude),\"\(hundredths.replacingOccurrences(of: ".", with: ","))\","
+                + "\(magnitude) kg,\(hundredths)%,\(cents)e-3\n"
+            values.append([milli, Double(sign + magnitude)!, Double(hundredths)!, abs(milli), Double(hundredths)!, milli])
+        }
+        csv += "NA,-,N/A,null,NULL,-\n"
+        let page = try Self.html(csv)
+        let rows = page.components(separatedBy: "<tbody>\n")[1].components(separatedBy: "</tr>\n").filter { $0.hasPrefix("<tr>") }
+        #expect(rows.count == 201)
+        for (row, want) in zip(rows, values) {
+            let cells = row.dropFirst(4).components(separatedBy: "<td").dropFirst()
+            for (k, (cell, value)) in zip(cells, want).enumerated() {
+                let tag = cell.prefix { $0 != ">" }, shown = String(cell.drop { $0 != ">" }.dropFirst())
+                let key = tag.range(of: " data-v=\"").map { tag[$0.upperBound...].prefix { $0 != "\"" } }
+                #expect(Double(key.map(String.init) ?? shown) == value, "column \(k): \(cell)")
+                #expect((key == nil) == (k == 0), "only a plain number needs no key: \(cell)")
+            }
+        }
+        #expect(page.contains("class=\"r\" title=\"exponent\""), "the columns stay numeric with a placeholder")
+        #expect(rows[200] == "<tr>" + ["NA", "-", "N/A", "null", "NULL", "-"].map { "<td data-v>" + $0 }.joined())
+        #expect(!(try Self.html(csv, fragment: true)).contains("data-"))
+    }
+
     @Test("O6: --group-by is a tbody per group: its heading row, its rows, its total row")
     func groups() throws {
         let out = try Self.html("region,qty\nEast,1\nWest,2\nEast,3\n") { $0.groupBy = ColumnReference("region") }

@@ -1,0 +1,79 @@
+"""check-html-browser.py's checks of cells' values in the page (O6), loaded by it:
+  - sort: on generated columns (decimals with three fraction digits, decimal commas, -$3, €1,
+    percentages, 1e3, units, text with placeholders and empty cells, many ties) a click on each
+    heading orders the rows as `--sort COL` does and a second click as `--sort -COL`; would
+    catch a sort that reads 0.125 as 125, drops a sign before a currency, puts a placeholder
+    among the text or breaks ties out of the input's order.
+"""
+import random
+
+from selenium.webdriver.common.by import By
+
+TEXTS = ["Alice", "Bob", "bob", "Zed", "Émile", "E\u0301mile", "émile", "Ørsted", "zürich", "10", "9", "a b", "日本"]
+PLACEHOLDERS = ["-", "NA", "N/A", "null", "NULL"]
+
+
+def sort_columns(rng, count=160):
+    """An id and the generated columns, as CSV rows (the id says each row's input position)."""
+    def dec3():
+        return "%.3f" % rng.choice([0.125, 0.5, 0.25, 2, 12.375, 1000.001, -0.125, 7.5])
+
+    def comma():
+        return rng.choice(["3,14159", "12,5", "0,5", "-1,5", "2", "1,25", "7,0625", "12,5"])
+
+    def money():
+        return rng.choice(["-$3", "$2", "-$10", "$10.50", "$0.125", "$-4", "$2"])
+
+    def euro():
+        return rng.choice(["€1", "-€3", "€1.5", "€10", "€0.125", "€-2.25"])
+
+    def pct():
+        return rng.choice(["5%", "-2.5%", "10%", "0.125%", "100%", "5%"])
+
+    def exp():
+        return rng.choice(["1e3", "2.5E-2", "-3e1", "7", "1000", "0.5", "1e-3"])
+
+    def unit():
+        return rng.choice(["3 kg", "12.5 kg", "0.125 kg", "-2 kg", "1000 kg"])
+
+    def text():
+        return rng.choice(TEXTS)
+
+    makers = [("dec3", dec3), ("comma", comma), ("money", money), ("euro", euro), ("pct", pct), ("exp", exp),
+              ("unit", unit), ("name", text)]
+    rows = [["id"] + [name for name, _ in makers]]
+    for r in range(count):
+        row = ["r%03d" % r]
+        for _, make in makers:
+            roll = rng.random()
+            row.append("" if roll < 0.06 else rng.choice(PLACEHOLDERS) if roll < 0.12 else make())
+        rows.append(row)
+    return rows
+
+
+def ids(b):
+    return b.js("return [...document.querySelectorAll('table.d tbody tr')].map(tr=>tr.cells[0].textContent)")
+
+
+def check_sort(b, page, check, csv_text):
+    rows = sort_columns(random.Random(6))
+    text = csv_text(rows)
+    plain = page("sortable.html", text, "--headers", "keep")
+    for k, name in enumerate(rows[0][1:], start=1):
+        wanted = []
+        for key in (name, "-" + name):
+            b.open(page("sorted.html", text, "--headers", "keep", "--sort", key))
+            wanted.append(ids(b))
+        b.open(plain)
+        numeric = b.js("return document.querySelectorAll('thead th')[arguments[0]].classList.contains('r')", k)
+        head = b.driver.find_elements(By.CSS_SELECTOR, "thead th")[k]
+        head.click()
+        up = ids(b)
+        head.click()
+        down = ids(b)
+        bad = next((n for n in range(len(up)) if up[n] != wanted[0][n]), None)
+        check("sort: clicking %s (%s) orders the rows as --sort %s, again as --sort -%s"
+              % (name, "numbers" if numeric else "text", name, name),
+              up == wanted[0] and down == wanted[1] and numeric == (name != "name"),
+              (numeric, bad, up[bad:bad + 4] if bad is not None else "", wanted[0][bad:bad + 4] if bad is not None else "",
+               down == wanted[1]))
