@@ -3,7 +3,10 @@
     percentages, 1e3, units, text with placeholders and empty cells, many ties) a click on each
     heading orders the rows as `--sort COL` does and a second click as `--sort -COL`; would
     catch a sort that reads 0.125 as 125, drops a sign before a currency, puts a placeholder
-    among the text or breaks ties out of the input's order.
+    among the text or breaks ties out of the input's order;
+  - whitespace: cells "  lead", "trail  ", "a  b" and one of spaces only read back exactly
+    (`innerText`, which follows the rendering) in the table, under --wrap 2, in a row's sheet and
+    printed; would catch white-space rules that collapse them.
 """
 import random
 
@@ -77,3 +80,22 @@ def check_sort(b, page, check, csv_text):
               up == wanted[0] and down == wanted[1] and numeric == (name != "name"),
               (numeric, bad, up[bad:bad + 4] if bad is not None else "", wanted[0][bad:bad + 4] if bad is not None else "",
                down == wanted[1]))
+
+
+SPACED = ["  lead", "trail  ", "a  b", "   "]
+
+
+def check_whitespace(b, page, check, csv_text):
+    rows = [["id"] + ["c%d" % k for k in range(len(SPACED))], ["r1"] + SPACED, ["r2", "x", "y", "z", "w"]]
+    read = "return [...document.querySelectorAll('table.d tbody tr')[0].cells].slice(1).map(c=>c.innerText)"
+    for wrap in ("1", "2"):
+        b.open(page("spaced.html", csv_text(rows), "--headers", "keep", "--wrap", wrap))
+        table = b.js(read)
+        b.driver.find_elements(By.CSS_SELECTOR, "table.d tbody tr")[0].click()
+        sheet = b.js("return [...document.querySelectorAll('dialog dd')].slice(1).map(d=>d.innerText)")
+        b.js("document.querySelector('dialog').close()")
+        b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+        printed = b.js(read)
+        b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+        check("whitespace: leading, trailing, doubled and only spaces kept (--wrap %s) in the table, the sheet and print" % wrap,
+              table == SPACED and sheet == SPACED and printed == SPACED, (table, sheet, printed))

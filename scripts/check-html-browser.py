@@ -267,6 +267,7 @@ def main():
         b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
 
         cells.check_sort(b, page, check, csv_text)
+        cells.check_whitespace(b, page, check, csv_text)
 
         hostile = gfm.hostile_rows() if hasattr(gfm, "hostile_rows") else ""
         for label, text in (("hostile corpus", hostile), ("attack corpus", parse.attack_table())):

@@ -95,8 +95,8 @@ extension HTMLRenderer {
         .d{border-collapse:separate;border-spacing:0;table-layout:fixed}\
         caption{text-align:left;font-weight:600;font-size:1.1rem;padding:.4rem .6rem}\
         .d th,.d td{padding:.3rem .65rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;background:var(--bg)}\
-        .d td{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}\
-        .w2 td>span{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;white-space:normal;overflow-wrap:anywhere}\
+        .d td{white-space:pre;overflow:hidden;text-overflow:ellipsis}\
+        .w2 td>span{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;white-space:pre-wrap;overflow-wrap:anywhere}\
         .d thead th{position:sticky;top:0;z-index:2;background:var(--head);vertical-align:bottom;font-weight:600}\
         .d thead th span{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;overflow-wrap:break-word}\
         .down>.d thead th{box-shadow:0 4px 6px -3px var(--shadow)}\
@@ -123,7 +123,7 @@ extension HTMLRenderer {
         dl{margin:0;display:grid;grid-template-columns:minmax(6em,max-content) 1fr;gap:.15rem 1rem}\
         dl>div{display:contents}\
         dt{color:var(--muted)}\
-        dd{margin:0;overflow-wrap:anywhere}\
+        dd{margin:0;white-space:pre-wrap;overflow-wrap:anywhere}\
         .bar{display:flex;gap:.75rem;align-items:center;margin:0 0 .5rem}\
         .sheet{max-width:min(44rem,94vw);max-height:90vh;border:1px solid var(--line);border-radius:8px;background:var(--bg);color:var(--fg);padding:1rem 1.25rem}\
         .sheet::backdrop{background:rgba(0,0,0,.45)}\
@@ -137,13 +137,13 @@ extension HTMLRenderer {
         .d:not(.pg),.d:not(.pg)>tbody,.d:not(.pg) tr,.d:not(.pg)>tbody>tr>*,.d:not(.pg)>caption{display:block;width:auto!important}\
         .d:not(.pg)>thead,.d:not(.pg)>colgroup{display:none}\
         .d:not(.pg) tr{break-inside:avoid;padding:.4rem 0;border-bottom:1px solid #999}\
-        .d:not(.pg)>tbody>tr>*{position:static;white-space:normal;overflow:visible;border:0;padding:0;text-align:left!important;background:none!important;box-shadow:none!important}\
+        .d:not(.pg)>tbody>tr>*{position:static;white-space:pre-wrap;overflow:visible;border:0;padding:0;text-align:left!important;background:none!important;box-shadow:none!important}\
         .d:not(.pg) td:nth-child(1 of :not(.k)){font-weight:600}\
         .d:not(.pg) td>span{display:inline;-webkit-line-clamp:none}\
         .d:not(.pg) td::before{display:inline-block;min-width:12em;padding-right:1em;color:#555;font-weight:400}\
         .d:not(.pg) td::after{content:none!important}\
         .pg{table-layout:auto;width:auto!important}\
-        .pg th,.pg td{position:static;white-space:normal;box-shadow:none!important}\
+        .pg th,.pg td{position:static;white-space:pre-wrap;box-shadow:none!important}\
         .pg>thead{display:table-header-group}\
         }
         """
