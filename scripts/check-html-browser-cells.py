@@ -6,7 +6,10 @@
     among the text or breaks ties out of the input's order;
   - whitespace: cells "  lead", "trail  ", "a  b" and one of spaces only read back exactly
     (`innerText`, which follows the rendering) in the table, under --wrap 2, in a row's sheet and
-    printed; would catch white-space rules that collapse them.
+    printed; would catch white-space rules that collapse them;
+  - line breaks: a cell of 30 lines keeps its one-line row as tall as a row of one line, shows
+    `↵` where it breaks, and its whole text in the row's sheet and on hover; printed, its lines;
+    would catch a `<br>` breaking a one-line cell or the text lost from the sheet.
 """
 import random
 
@@ -99,3 +102,25 @@ def check_whitespace(b, page, check, csv_text):
         b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
         check("whitespace: leading, trailing, doubled and only spaces kept (--wrap %s) in the table, the sheet and print" % wrap,
               table == SPACED and sheet == SPACED and printed == SPACED, (table, sheet, printed))
+
+
+LINES = "\n".join("line %d" % k for k in range(30))
+
+
+def check_line_breaks(b, page, check, csv_text):
+    rows = [["id", "text"], ["r1", LINES], ["r2", "one line"]]
+    b.open(page("breaks.html", csv_text(rows), "--headers", "keep"))
+    TEXT = "const text=n=>{let s='';for(const c of n.childNodes)s+=c.nodeName==='BR'?'\\n':c.nodeType===3?c.data:text(c);return s};"
+    got = b.js(TEXT + "const r=document.querySelectorAll('table.d tbody tr'),c=r[0].cells[1];"
+               "c.dispatchEvent(new MouseEvent('mouseover',{bubbles:true}));"
+               "return {tall:r[0].getBoundingClientRect().height,one:r[1].getBoundingClientRect().height,title:c.title,"
+               "mark:getComputedStyle(c.querySelector('.lb'),'::before').content}")
+    b.driver.find_elements(By.CSS_SELECTOR, "table.d tbody tr")[0].click()
+    sheet = b.js("return [...document.querySelectorAll('dialog dd')][1].innerText")
+    b.js("document.querySelector('dialog').close()")
+    b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    printed = b.js("return document.querySelector('table.d tbody tr').cells[1].innerText")
+    b.driver.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    check("line breaks: a one-line row stays one line (\u21b5 shown), the whole text in its sheet, on hover and printed",
+          abs(got["tall"] - got["one"]) < 1 and got["mark"] == '"\u21b5"' and got["title"] == LINES and sheet == LINES
+          and printed == LINES, (got, sheet[:40], printed[:40]))

@@ -57,12 +57,15 @@ PAGE_TAGS = {
     "html": {"lang"}, "head": set(), "meta": {"charset", "name", "content", "http-equiv"}, "title": set(),
     "style": set(), "body": set(), "script": set(), "div": {"class", "tabindex", "role", "aria-label"},
     "table": {"class"}, "caption": set(), "colgroup": set(), "col": set(), "thead": set(), "tbody": set(),
-    "tr": {"class"}, "th": {"scope", "class", "title", "colspan"}, "td": {"class"}, "span": set(), "br": set(),
+    "tr": {"class"}, "th": {"scope", "class", "title", "colspan"}, "td": {"class", "data-v"}, "span": {"class", "data-c"}, "br": {"class"},
     "p": {"class"}, "h1": set(), "h2": set(), "article": {"class"}, "dl": set(), "dt": set(), "dd": set(),
 }
 FRAGMENT_TAGS = {"table": set(), "thead": set(), "tbody": set(), "tr": set(), "th": {"align", "colspan"},
                  "td": {"align", "colspan"}, "details": {"open"}, "summary": set(), "br": set()}
-CLASS = re.compile(r"^(d|t\d+|pg|z|w2|scroll|r|n|f\d+|g|t|note|row)( (d|t\d+|pg|z|w2))*$")
+CLASS = re.compile(r"^(d|t\d+|pg|z|w2|scroll|r|n|f\d+|g|t|note|row|lb)( (d|t\d+|pg|z|w2))*$")
+# A page's marks (O6): a number's sort key, or empty for a placeholder; the control a visible
+# escape stands for.
+VALUES = {"data-v": re.compile(r"^([-+]?[0-9]*\.?[0-9]*([eE][-+]?[0-9]+)?)$"), "data-c": re.compile(r"^[0-9a-f]{1,4}$")}
 
 
 class Reader(html.parser.HTMLParser):
@@ -91,6 +94,8 @@ class Reader(html.parser.HTMLParser):
                 self.bad.append("<%s %s>" % (tag, name))
             if name == "class" and not CLASS.match(value or ""):
                 self.bad.append("class=%r" % value)
+            if name in VALUES and not VALUES[name].match(value or ""):
+                self.bad.append("%s=%r" % (name, value))
         a = dict(attrs)
         if tag in ("script", "style"):
             self.cdata, self.raw[tag] = tag, self.raw.get(tag, []) + [""]
@@ -104,7 +109,7 @@ class Reader(html.parser.HTMLParser):
             else:
                 self.current += "\n"
             return
-        if self.current is not None and not (tag == "span" and self.kind in ("th", "td")):
+        if self.current is not None and not (tag == "span" and self.kind in ("th", "td", "dd", "h2")):
             self.bad.append("<%s> inside %s" % (tag, self.kind))
         kind = None
         if tag in ("caption", "summary", "h1", "h2", "dt", "dd", "p"):

@@ -22,46 +22,76 @@ enum HTMLText {
         return hits & 1 != 0
     }
 
+    /// How a text's line breaks (and, on a page, its controls) are written.
+    enum Marks {
+        /// A line break is `<br>` (Markdown, a fragment).
+        case lineBreaks
+        /// A line break is `↵` (an attribute; a one-line cell in the other formats, O5).
+        case arrows
+        /// On a page, where the script reads a cell's value back ("Copy as CSV"): a CR LF line
+        /// break is `<br class="r">`, a control's escape is in `<span data-c="HEX">` naming the
+        /// character it stands for; `oneLine`: a line break is also in `<span class="lb">`, which
+        /// the style shows as `↵` on the line in a one-line cell.
+        case page(oneLine: Bool)
+    }
+
     /// Text escaped for an element's content or a quoted attribute value. `lineBreaks`: a line
     /// break is `<br>` (content only); otherwise it is `↵`, as on a one-line cell (O5).
     static func escaped(_ text: String, lineBreaks: Bool = true) -> String {
+        escaped(text, marks: lineBreaks ? .lineBreaks : .arrows)
+    }
+
+    static func escaped(_ text: String, marks: Marks) -> String {
         var copy = text
         return copy.withUTF8 { utf8 in
             guard mayNeedEscaping(utf8) else { return text }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(utf8.count + 16)
-            forEachPiece(utf8, lineBreaks: lineBreaks) { bytes.append(contentsOf: $0) }
+            forEachPiece(utf8, marks: marks) { bytes.append(contentsOf: $0) }
             return String(decoding: bytes, as: UTF8.self)
         }
     }
 
     /// Writes a cell's bytes escaped: as they are when nothing needs escaping, else a run of
     /// bytes at a time between the escapes, never as one more copy of itself (E5).
-    static func write(_ cell: UnsafeBufferPointer<UInt8>, to out: OutputBuffer) throws(OutputError) {
+    static func write(_ cell: UnsafeBufferPointer<UInt8>, to out: OutputBuffer, marks: Marks = .lineBreaks) throws(OutputError) {
         guard mayNeedEscaping(cell) else {
             try out.write(cell)
             return
         }
         var failure: OutputError?
-        forEachPiece(cell, lineBreaks: true) { piece in
+        forEachPiece(cell, marks: marks) { piece in
             guard failure == nil else { return }
             do throws(OutputError) { try out.write(piece) } catch { failure = error }
         }
         if let failure { throw failure }
     }
 
+    /// The line breaks, LF and CR LF, as `marks` writes them.
+    private static func breaks(_ marks: Marks) -> (lf: StaticString, crlf: StaticString) {
+        switch marks {
+        case .lineBreaks: ("<br>", "<br>")
+        case .arrows: ("\u{21B5}", "\u{21B5}")
+        case .page(oneLine: false): ("<br>", "<br class=\"r\">")
+        case .page(oneLine: true): ("<span class=\"lb\"><br></span>", "<span class=\"lb\"><br class=\"r\"></span>")
+        }
+    }
+
     /// Calls `body` with the escaped text in pieces: runs of the UTF-8 that stay as they are, and
-    /// each escape. `&`, `<`, `>`, `"` and `'` are character references; LF or CR LF is `<br>`
-    /// (`lineBreaks`) or `↵`; every other control (C0, DEL, C1), bidirectional control and
-    /// U+FEFF is its visible escape (`Sanitize.forEachEscapeScalar`, O5). Read on the bytes: no
-    /// `String` is made of the text.
-    static func forEachPiece(_ utf8: UnsafeBufferPointer<UInt8>, lineBreaks: Bool, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+    /// each escape. `&`, `<`, `>`, `"` and `'` are character references; LF or CR LF a line break
+    /// as `marks` writes it; every other control (C0, DEL, C1), bidirectional control and
+    /// U+FEFF is its visible escape (`Sanitize.forEachEscapeScalar`, O5), marked on a page. Read
+    /// on the bytes: no `String` is made of the text.
+    static func forEachPiece(_ utf8: UnsafeBufferPointer<UInt8>, marks: Marks, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         let n = utf8.count
         var run = 0
         var i = 0
         func emit(_ text: StaticString) {
             body(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
         }
+        let lineBreak = breaks(marks)
+        var page = false
+        if case .page = marks { page = true }
         while i < n {
             let byte = utf8[i]
             var length = 1
@@ -75,8 +105,8 @@ enum HTMLText {
             case 0x3E: reference = "&gt;"
             case 0x0D where i + 1 < n && utf8[i + 1] == 0x0A:
                 length = 2
-                reference = lineBreaks ? "<br>" : "\u{21B5}"
-            case 0x0A: reference = lineBreaks ? "<br>" : "\u{21B5}"
+                reference = lineBreak.crlf
+            case 0x0A: reference = lineBreak.lf
             case 0..<0x20, 0x7F: control = UInt32(byte)
             case 0xC2 where i + 1 < n && utf8[i + 1] &- 0x80 <= 0x1F:
                 length = 2
@@ -96,8 +126,9 @@ enum HTMLText {
             if run < i { body(UnsafeBufferPointer(rebasing: utf8[run..<i])) }
             if let reference { emit(reference) }
             if let control {
-                var escape: [UInt8] = []
+                var escape: [UInt8] = page ? Array("<span data-c=\"\(String(control, radix: 16))\">".utf8) : []
                 Sanitize.forEachEscapeScalar(of: control) { escape.append(contentsOf: String($0).utf8) }
+                if page { escape.append(contentsOf: "</span>".utf8) }
                 escape.withUnsafeBufferPointer { body($0) }
             }
             i += length

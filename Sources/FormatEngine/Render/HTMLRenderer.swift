@@ -117,7 +117,7 @@ final class HTMLRenderer: Renderer {
                 try write(column.alignment == .right ? "<th scope=\"col\" class=\"r\" title=\"" : "<th scope=\"col\" title=\"")
                 try out.write(HTMLText.escaped(column.heading, lineBreaks: false))
                 try write("\"><span>")
-                try escaped(column.heading)
+                try out.write(HTMLText.escaped(column.heading, marks: .page(oneLine: false)))
                 try write("</span></th>")
             }
             try write("</tr></thead>\n<tbody>\n")
@@ -183,18 +183,16 @@ final class HTMLRenderer: Renderer {
             try endCell()
             return
         }
-        if !fragment {
-            // The sort's reading of a cell that is not a number (W11): a placeholder goes last.
+        if fragment {
+            try write(slot.right ? "<td align=\"right\">" : "<td>")
+            try HTMLText.write(cell, to: out)
+        } else {
+            // A placeholder goes last in a sort (W11). A line break in a one-line cell shows as
+            // `↵` (O5); under --wrap 2 (C6) the text is in a span the style holds to two lines.
             try write(CellKind.isNullWord(cell) ? "<td data-v" : "<td")
             try write(wrap ? "><span>" : ">")
-        }
-        if wrap && !fragment {
-            // C6 under --wrap 2: the text in a span the style holds to two lines.
-            try HTMLText.write(cell, to: out)
-            try write("</span>")
-        } else {
-            if fragment { try write(slot.right ? "<td align=\"right\">" : "<td>") }
-            try HTMLText.write(cell, to: out)
+            try HTMLText.write(cell, to: out, marks: .page(oneLine: !wrap))
+            if wrap { try write("</span>") }
         }
         try endCell()
     }
@@ -287,7 +285,7 @@ final class HTMLRenderer: Renderer {
         } else if column.stripUnit {
             try escaped(column.shownText(fields))
         } else {
-            try HTMLText.write(cell, to: out)
+            try HTMLText.write(cell, to: out, marks: fragment ? .lineBreaks : .page(oneLine: false))
         }
     }
 

@@ -95,6 +95,51 @@ struct HTMLRendererTests {
         }
     }
 
+    /// A page cell's value as the script's "Copy as CSV" reads it, written here from O6's words:
+    /// a `<span data-c="HEX">` is the character HEX (its escape inside dropped), `<br class="r">`
+    /// CR LF, `<br>` LF, other tags nothing, the five references their characters.
+    static func raw(_ html: String) -> String {
+        var out = ""
+        var rest = Substring(html)
+        let references = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'"]
+        while let first = rest.first {
+            if rest.hasPrefix("<span data-c=\""), let end = rest.range(of: "</span>") {
+                let hex = rest.dropFirst(14).prefix { $0 != "\"" }
+                out.unicodeScalars.append(Unicode.Scalar(UInt32(hex, radix: 16)!)!)
+                rest = rest[end.upperBound...]
+            } else if first == "<", let end = rest.firstIndex(of: ">") {
+                let tag = rest[...end]
+                out += tag == "<br>" ? "\n" : tag == "<br class=\"r\">" ? "\r\n" : ""
+                rest = rest[rest.index(after: end)...]
+            } else if let (reference, text) = references.first(where: { rest.hasPrefix($0.key) }) {
+                out += text
+                rest = rest.dropFirst(reference.count)
+            } else {
+                out.append(first)
+                rest = rest.dropFirst()
+            }
+        }
+        return out
+    }
+
+    @Test("O6: on a page a cell's marks give back its raw value (controls, CR LF) and one-line cells mark their line breaks; the text shown is O5's (seeded random texts)")
+    func pageMarksRoundTrip() {
+        var rng = SplitMix64(seed: 0x7061_6765)
+        for _ in 0..<3000 {
+            let text = (0..<Int.random(in: 0...6, using: &rng)).map { _ in Self.pieces.randomElement(using: &rng) ?? "" }.joined()
+            for oneLine in [false, true] {
+                let escaped = HTMLText.escaped(text, marks: .page(oneLine: oneLine))
+                #expect(Self.raw(escaped).unicodeScalars.elementsEqual(text.unicodeScalars), "\(text.debugDescription) → \(escaped.debugDescription)")
+                let breaks = text.replacingOccurrences(of: "\r\n", with: "\n").filter { $0 == "\n" || $0 == "\r\n" }.count
+                #expect(escaped.components(separatedBy: "<span class=\"lb\"><br").count - 1 == (oneLine ? breaks : 0))
+                let shown = escaped.replacingOccurrences(of: "<br class=\"r\">", with: "<br>")
+                    .replacingOccurrences(of: "<span class=\"lb\">", with: "").replacingOccurrences(of: "</span>", with: "")
+                    .replacingOccurrences(of: #"<span data-c="[0-9a-f]+">"#, with: "", options: .regularExpression)
+                #expect(Self.decode(shown) == Self.shown(text))
+            }
+        }
+    }
+
     @Test("O6: SHA-256 and base64 match the standards' test vectors (the page's policy names its style and script by them)")
     func hashVectors() {
         func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
