@@ -9,8 +9,13 @@
     printed; would catch white-space rules that collapse them;
   - line breaks: a cell of 30 lines keeps its one-line row as tall as a row of one line, shows
     `↵` where it breaks, and its whole text in the row's sheet and on hover; printed, its lines;
-    would catch a `<br>` breaking a one-line cell or the text lost from the sheet.
+    would catch a `<br>` breaking a one-line cell or the text lost from the sheet;
+  - copy: every row selected and copied as CSV reads back (Python's csv module) as the input's
+    values: tabs, CR LF and LF, controls, quotes, commas, spaces, a heading's line break; records
+    end in CR LF (RFC 4180); would catch a copy of the page's visible escapes (`\\t`, `↵`).
 """
+import csv
+import io
 import random
 
 from selenium.webdriver.common.by import By
@@ -124,3 +129,20 @@ def check_line_breaks(b, page, check, csv_text):
     check("line breaks: a one-line row stays one line (\u21b5 shown), the whole text in its sheet, on hover and printed",
           abs(got["tall"] - got["one"]) < 1 and got["mark"] == '"\u21b5"' and got["title"] == LINES and sheet == LINES
           and printed == LINES, (got, sheet[:40], printed[:40]))
+
+
+def check_copy(b, page, check, csv_text):
+    rows = [["id", "two\nlines", "tab\there"],
+            ["r1", "a\tb", "crlf\r\nend"], ["r2", "lf\nend", 'say "hi", then'], ["r3", "\x1b[2J\u202e", "  lead, trail  "],
+            ["r4", "\\t is not a tab", "cr\ralone"]]
+    text = io.StringIO()
+    csv.writer(text, lineterminator="\n", quoting=csv.QUOTE_ALL).writerows(rows)
+    for wrap in ("1", "2"):
+        b.open(page("copy.html", text.getvalue(), "--headers", "keep", "--wrap", wrap))
+        b.driver.find_element(By.XPATH, "//button[text()='Select rows']").click()
+        b.driver.find_element(By.CSS_SELECTOR, "thead th.k input").click()
+        b.driver.find_element(By.XPATH, "//button[contains(text(),'as CSV')]").click()
+        copied = b.js("return [...document.querySelectorAll('.bar button')].find(b=>b.dataset.csv).dataset.csv")
+        back = list(csv.reader(io.StringIO(copied, newline="")))
+        check("copy: selected rows copy as CSV with the input's raw values, records ending in CR LF (--wrap %s)" % wrap,
+              back == rows and copied.endswith("\r\n") and "\r\n" in copied, (back, copied[:160]))

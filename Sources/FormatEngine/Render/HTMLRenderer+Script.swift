@@ -5,7 +5,8 @@
 /// empty) last, ties in the input's order; again to reverse; `aria-sort` and a mark say which); a row opens its sheet on click or Enter (a dialog with every field whole, a
 /// cell holding JSON as an outline of disclosure triangles); "Select rows" adds a checkbox column
 /// (only then: a cell more in every row is a layout of the whole table again) and a button copies
-/// the checked rows as CSV; a cell cut with `…` shows its whole text on hover; the scroll box
+/// the checked rows as CSV (RFC 4180) with their raw values, read back from the page's marks
+/// (`raw`: `<br class="r">` CR LF, `<span data-c>` the control its escape stands for); a cell cut with `…` shows its whole text on hover; the scroll box
 /// says when rows slide under the header (its shadow) and when it is scrolled right (the first
 /// column narrows to 25%). Text from cells only ever reaches the page as text (`textContent`).
 extension HTMLRenderer {
@@ -16,6 +17,7 @@ extension HTMLRenderer {
         const isData=tr=>!tr.classList.contains("g")&&!tr.classList.contains("t");
         const cells=tr=>[...tr.cells].filter(c=>!c.classList.contains("k"));
         const text=node=>{let s="";for(const n of node.childNodes)s+=n.nodeName==="BR"?"\n":n.nodeType===3?n.data:text(n);return s};
+        const raw=node=>{let s="";for(const n of node.childNodes)s+=n.nodeName==="BR"?(n.className==="r"?"\r\n":"\n"):n.nodeType===3?n.data:n.dataset.c?String.fromCodePoint(parseInt(n.dataset.c,16)):raw(n);return s};
         const el=(tag,props)=>Object.assign(D.createElement(tag),props||{});
         const vis=s=>s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufeff]/g,c=>{const o=c.charCodeAt(0);
           return o===9?"\\t":o===13?"\\r":o===10?"\u21b5":o>=0x2000?"\\u"+o.toString(16).padStart(4,"0"):"\\x"+o.toString(16).padStart(2,"0")});
@@ -35,8 +37,8 @@ extension HTMLRenderer {
         const field=s=>/[",\r\n]|^\s|\s$/.test(s)?'"'+s.replace(/"/g,'""')+'"':s;
         copy.addEventListener("click",()=>{const lines=[];
           for(const t of tables){const rows=[...t.querySelectorAll("tbody .k input:checked")].map(b=>b.closest("tr"));if(!rows.length)continue;
-            lines.push(cells(t.tHead.rows[0]).map(th=>field(th.title)).join(","));
-            for(const tr of rows)lines.push(cells(tr).map(c=>field(c.classList.contains("n")?"":text(c))).join(","))}
+            lines.push(cells(t.tHead.rows[0]).map(th=>field(raw(th.firstChild))).join(","));
+            for(const tr of rows)lines.push(cells(tr).map(c=>field(c.classList.contains("n")?"":raw(c))).join(","))}
           const csv=lines.join("\r\n")+"\r\n",n=lines.length-tables.filter(t=>t.querySelector("tbody .k input:checked")).length;
           const done=()=>{status.textContent="Copied "+n+" row"+(n>1?"s":"")+" as CSV"};
           const fallback=()=>{const a=el("textarea",{value:csv});D.body.append(a);a.select();D.execCommand("copy");a.remove();done()};
