@@ -64,7 +64,8 @@ func runTool() -> Int32 {
         var each = options
         let name = file == "-" ? "<stdin>" : file
         each.title = options.title.map { "\($0) — \(name)" } ?? name
-        let result = formatOne(file, each, sink, separated: printed)
+        // No blank line between fragments: it would end the HTML block in Markdown (O6).
+        let result = formatOne(file, each, sink, separated: printed && !options.htmlFragment)
         printed = printed || result != 66
         if result == closedOutput { return status }
         status = max(status, result)

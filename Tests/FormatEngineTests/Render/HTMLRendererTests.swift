@@ -332,7 +332,7 @@ struct HTMLRendererTests {
         #expect(alone.out.isEmpty)
     }
 
-    @Test("O6: a page is one document, so -f html with several files exits 64 (nothing written); --fragment writes a table per file")
+    @Test("O6: a page is one document, so -f html with several files exits 64 (nothing written); --fragment writes a table per file, no blank line between")
     func severalFiles() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-html-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
@@ -346,5 +346,6 @@ struct HTMLRendererTests {
         #expect(fragments.status == 0)
         #expect(fragments.out.components(separatedBy: "<table>").count - 1 == 2)
         #expect(fragments.out.contains("<summary>\(a.path)</summary>") && fragments.out.contains("<summary>\(b.path)</summary>"))
+        #expect(!fragments.out.contains("\n\n"), "no blank line: one HTML block in Markdown")
     }
 }
