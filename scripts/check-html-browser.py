@@ -270,6 +270,7 @@ def main():
         cells.check_whitespace(b, page, check, csv_text)
         cells.check_line_breaks(b, page, check, csv_text)
         cells.check_copy(b, page, check, csv_text)
+        cells.check_pages(b, page, check, csv_text)
 
         hostile = gfm.hostile_rows() if hasattr(gfm, "hostile_rows") else ""
         for label, text in (("hostile corpus", hostile), ("attack corpus", parse.attack_table())):

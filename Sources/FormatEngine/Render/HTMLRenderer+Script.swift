@@ -2,7 +2,8 @@
 /// without it. A heading sorts its column on click or Enter as `--sort` does (W11): numbers by
 /// value (the renderer's `data-v` where the text is not plain; text in a number column after
 /// them), text by Unicode order of its NFC form, empty cells and placeholders (`data-v`
-/// empty) last, ties in the input's order; again to reverse; `aria-sort` and a mark say which); a row opens its sheet on click or Enter (a dialog with every field whole, a
+/// empty) last, ties in the input's order; under `--layout pages` every band in the same order, so
+/// rows stay in line; again to reverse; `aria-sort` and a mark say which); a row opens its sheet on click or Enter (a dialog with every field whole, a
 /// cell holding JSON as an outline of disclosure triangles); "Select rows" adds a checkbox column
 /// (only then: a cell more in every row is a layout of the whole table again) and a button copies
 /// the checked rows as CSV (RFC 4180) with their raw values, read back from the page's marks
@@ -57,13 +58,16 @@ extension HTMLRenderer {
           const close=el("button",{type:"button",textContent:"Close"});close.addEventListener("click",()=>sheet.close());
           sheet.append(el("h2",{id:"sheet-title",textContent:cs.length?text(cs[0]):"Row"}),dl,close);
           opener=tr;sheet.showModal();close.focus()};
+        const place=(body,order)=>{const rows=[...body.rows],at=new Map(rows.filter(isData).map(r=>[r.n,r])),f=D.createDocumentFragment();
+          for(const n of order)f.append(at.get(n));for(const r of rows)if(r.classList.contains("t"))f.append(r);body.append(f)};
         const sort=(t,heads,i)=>{const th=heads[i],dir=th.getAttribute("aria-sort")==="ascending"?-1:1,numeric=th.classList.contains("r");
-          for(const h of heads)h.setAttribute("aria-sort","none");th.setAttribute("aria-sort",dir>0?"ascending":"descending");
-          for(const body of t.tBodies){const all=[...body.rows],total=all.filter(r=>r.classList.contains("t"));
-            const keyed=all.filter(isData).map(tr=>({tr,n:tr.n,v:key(cells(tr)[i],numeric)}));
+          const bands=t.classList.contains("pg")?tables.filter(o=>o.classList.contains("pg")):[t];
+          for(const o of bands)for(const h of o.tHead.rows[0].cells)if(h.hasAttribute("aria-sort"))h.setAttribute("aria-sort","none");
+          th.setAttribute("aria-sort",dir>0?"ascending":"descending");
+          [...t.tBodies].forEach((body,b)=>{const keyed=[...body.rows].filter(isData).map(tr=>({n:tr.n,v:key(cells(tr)[i],numeric)}));
             keyed.sort((a,b)=>{if(a.v===null||b.v===null)return a.v===null&&b.v===null?a.n-b.n:a.v===null?1:-1;
               const c=cmp(a.v,b.v);return c?c*dir:a.n-b.n});
-            const f=D.createDocumentFragment();for(const k of keyed)f.append(k.tr);for(const r of total)f.append(r);body.append(f)}};
+            const order=keyed.map(k=>k.n);for(const o of bands)if(o.tBodies[b])place(o.tBodies[b],order)})};
         const boxes=on=>{D.documentElement.classList.toggle("sel",on);
           for(const t of tables){const head=t.tHead.rows[0];
             if(!on){for(const k of t.querySelectorAll(".k"))k.remove();for(const g of t.querySelectorAll("tr.g>th"))g.colSpan-=1;continue}
