@@ -97,29 +97,16 @@ struct HTMLRendererTests {
 
     /// A page cell's value as the script's "Copy as CSV" reads it, written here from O6's words:
     /// a `<span data-c="HEX">` is the character HEX (its escape inside dropped), `<br class="r">`
-    /// CR LF, `<br>` LF, other tags nothing, the five references their characters.
+    /// CR LF, `<span class="lb">` only a wrapper; the rest as `decode` reads it.
     static func raw(_ html: String) -> String {
-        var out = ""
-        var rest = Substring(html)
-        let references = ["&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": "\"", "&#39;": "'"]
-        while let first = rest.first {
-            if rest.hasPrefix("<span data-c=\""), let end = rest.range(of: "</span>") {
-                let hex = rest.dropFirst(14).prefix { $0 != "\"" }
-                out.unicodeScalars.append(Unicode.Scalar(UInt32(hex, radix: 16)!)!)
-                rest = rest[end.upperBound...]
-            } else if first == "<", let end = rest.firstIndex(of: ">") {
-                let tag = rest[...end]
-                out += tag == "<br>" ? "\n" : tag == "<br class=\"r\">" ? "\r\n" : ""
-                rest = rest[rest.index(after: end)...]
-            } else if let (reference, text) = references.first(where: { rest.hasPrefix($0.key) }) {
-                out += text
-                rest = rest.dropFirst(reference.count)
-            } else {
-                out.append(first)
-                rest = rest.dropFirst()
-            }
+        var text = html
+        while let start = text.range(of: "<span data-c=\""), let end = text.range(of: "</span>", range: start.upperBound..<text.endIndex) {
+            let hex = text[start.upperBound...].prefix { $0 != "\"" }
+            text.replaceSubrange(start.lowerBound..<end.upperBound, with: String(Unicode.Scalar(UInt32(hex, radix: 16)!)!))
         }
-        return out
+        text = text.replacingOccurrences(of: "<br class=\"r\">", with: "\r\n")
+            .replacingOccurrences(of: "<span class=\"lb\">", with: "").replacingOccurrences(of: "</span>", with: "")
+        return decode(text)
     }
 
     @Test("O6: on a page a cell's marks give back its raw value (controls, CR LF) and one-line cells mark their line breaks; the text shown is O5's (seeded random texts)")
