@@ -86,6 +86,9 @@ final class FollowSource: ByteSource {
     private var checkingHeader = false
     private var pendingLineFeed = false
     private var ended = false
+    /// Bytes read after the last line feed handed out: a line still being written, handed out
+    /// once its line feed comes (or the input truly ends); dropped at `stop`, never a row (I10).
+    private var partial: [UInt8] = []
 
     init(fd: Int32, path: String?, name: String, stop: Int32, skipsRepeatedHeader: Bool, owned: Bool = true, events: Bool = true,
          tell: @escaping (String) -> Void) {
@@ -119,7 +122,7 @@ final class FollowSource: ByteSource {
     }
 
     var isReady: Bool {
-        if ended || pendingLineFeed || !held.isEmpty || stopped { return true }
+        if ended || pendingLineFeed || !held.isEmpty || stopped || partial.contains(0x0A) { return true }
         guard path != nil else {
             var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             return poll(&request, 1, 0) != 0
@@ -143,22 +146,23 @@ final class FollowSource: ByteSource {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         guard buffer.count > 0 else { return 0 }
         while !ended {
+            if let last = partial.lastIndex(of: 0x0A) { return handOut(upTo: last + 1, into: buffer) }
             if stopped {
                 ended = true
+                dropPartial()
                 break
             }
             if pendingLineFeed {
                 pendingLineFeed = false
-                buffer[0] = 0x0A
+                partial.append(0x0A)
                 lastByte = 0x0A
-                return 1
+                continue
             }
             if !held.isEmpty && !checkingHeader {
-                let n = min(buffer.count, held.count)
-                held.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
-                held.removeFirst(n)
-                lastByte = buffer[n - 1]
-                return n
+                partial.append(contentsOf: held)
+                held = []
+                lastByte = partial.last ?? lastByte
+                continue
             }
             let n = try readSome(into: buffer)
             if n < 0 { continue }  // interrupted, or stopped: looked at again
@@ -171,17 +175,52 @@ final class FollowSource: ByteSource {
                     continue
                 }
                 lastByte = buffer[n - 1]
-                return n
+                let out = holdUnended(buffer, count: n)
+                if out == 0 { continue }
+                return out
             }
             guard path != nil else {
-                ended = true  // a pipe's writer closed it
-                break
+                ended = true  // a pipe's writer closed it: its last line, ended or not, is read
+                return handOutPartial(buffer)
             }
             if checkingHeader && !held.isEmpty { compareHeader(ended: true) }
             if try startAgainIfChanged() { continue }
             watcher?.wait(milliseconds: FileWatcher.recheck)
         }
         return 0
+    }
+
+    /// `count` bytes just put in `buffer`: what ends with their last line feed is handed out (the
+    /// count returned, 0 if none), the rest held; after held bytes, all are held and handed out next.
+    private func holdUnended(_ buffer: UnsafeMutableRawBufferPointer, count: Int) -> Int {
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
+        guard partial.isEmpty, let last = bytes.lastIndex(of: 0x0A) else {
+            partial.append(contentsOf: bytes)
+            return 0
+        }
+        partial.append(contentsOf: bytes[(last + 1)...])
+        return last + 1
+    }
+
+    /// The first `count` held bytes (up to a buffer's worth) handed out.
+    private func handOut(upTo count: Int, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let n = min(buffer.count, count)
+        partial.withUnsafeBytes { buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        partial.removeFirst(n)
+        return n
+    }
+
+    /// The held bytes handed out (up to a buffer's worth) at a pipe's true end; read on for the rest.
+    private func handOutPartial(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
+        let n = handOut(upTo: partial.count, into: buffer)
+        if !partial.isEmpty { ended = false }
+        return n
+    }
+
+    private func dropPartial() {
+        guard !partial.isEmpty else { return }
+        partial = []
+        tell("\(name) ended in a line without its line feed: not read as a row")
     }
 
     /// One read: a pipe's waits for bytes or `stop` first (a read cannot be interrupted reliably).
