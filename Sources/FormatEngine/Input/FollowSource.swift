@@ -14,6 +14,9 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
     private let stop: Int32
     private let skipsRepeatedHeader: Bool
     private let news = Locked<String?>(nil)
+    /// A path that is not a regular file: its descriptor, opened at once, until `open()` takes it.
+    private let isPipe: Bool
+    private let pipeFD: Locked<Int32>
     /// Called on the reading thread with each piece of news (printed: on standard error).
     public var onNotice: ((String) -> Void)?
 
@@ -24,14 +27,45 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
     ///   - skipsRepeatedHeader: after a truncation or rotation, a first line equal to the first
     ///     file's first line (a CSV header written again) is not read as a row.
     public init(path: String, stop: Int32 = -1, skipsRepeatedHeader: Bool) throws(InputError) {
-        _ = try FileInput(path: path)  // what cannot be opened is said now, not once the view is open
+        let fd = try Self.openPipe(path)  // what cannot be opened is said now, not once the view is open
+        isPipe = fd >= 0
+        pipeFD = Locked(fd)
         self.path = path
         name = path
         self.stop = stop
         self.skipsRepeatedHeader = skipsRepeatedHeader
     }
 
+    deinit { if pipeFD.current >= 0 { close(pipeFD.current) } }
+
+    /// A path that is not a regular file (a named pipe, `/dev/stdin`, `<(…)`) is read as a pipe, to
+    /// its end: never sought, watched, or taken as truncated. It is opened without waiting for a
+    /// writer (a blocking open would be restarted after SIGINT, so Ctrl-C could not end it), and
+    /// kept open: opening it again could miss a writer that has come and gone.
+    /// - Returns: its descriptor, or -1 for a regular file (opened by `open()`).
+    private static func openPipe(_ path: String) throws(InputError) -> Int32 {
+        let fd = openFollowed(path, flags: O_NONBLOCK)
+        guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: path) }
+        var info = stat()
+        let kind = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : S_IFDIR
+        if kind == S_IFDIR {
+            close(fd)
+            throw InputError(.cannotOpen, "cannot open: is a directory", source: path)
+        }
+        guard kind != S_IFREG else {
+            close(fd)
+            return -1
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
     public func open() throws(InputError) -> any ByteSource {
+        if isPipe {
+            let fd = pipeFD.withLock { fd in defer { fd = -1 }; return fd }
+            guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: read once already", source: name) }
+            return FollowSource(fd: fd, path: nil, name: name, stop: stop, skipsRepeatedHeader: false) { _ in }
+        }
         let fd = openFollowed(path ?? "")
         guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: name) }
         return FollowSource(fd: fd, path: path, name: name, stop: stop, skipsRepeatedHeader: skipsRepeatedHeader) { [self] text in
@@ -60,7 +94,7 @@ public struct FollowedInput: InputProvider {
     }
 }
 
-private func openFollowed(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
+private func openFollowed(_ path: String, flags: Int32 = 0) -> Int32 { open(path, O_RDONLY | O_CLOEXEC | flags) }
 
 /// The bytes of a followed file (or pipe): at the file's end it waits (`FileWatcher`) for more;
 /// a file truncated, or replaced under its name (renamed away and created again: log rotation),

@@ -109,8 +109,83 @@ struct FollowSourceTests {
     }
 }
 
+/// A named pipe given to `--follow` (I10): read as a pipe, to its end.
+@Suite("Input: a followed named pipe", .serialized)
+struct FollowPipeTests {
+    /// Reads `source` on a thread into `result` until its end; `done` is signalled then.
+    static func readAll(_ box: SourceBox, into result: FollowSourceTests.Result, done: DispatchSemaphore) {
+        DispatchQueue.global().async {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                do {
+                    let n = try buffer.withUnsafeMutableBytes { try box.source.read(into: $0) }
+                    if n == 0 { break }
+                    result.bytes.withLock { $0.append(contentsOf: buffer[0..<n]) }
+                } catch {
+                    result.news.withLock { $0.append("error: \(error)") }
+                    break
+                }
+            }
+            done.signal()
+        }
+    }
+
+    static func fifo() throws -> (folder: URL, path: String) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-followpipe-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("ff").path
+        #expect(mkfifo(path, 0o600) == 0)
+        return (folder, path)
+    }
+
+    @Test("I10: a named pipe is read to its writer's end, in pieces, with no seeking and no news")
+    func readToItsEnd() throws {
+        let (folder, path) = try Self.fifo()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        DispatchQueue.global().async {
+            let fd = open(path, O_WRONLY)
+            _ = "id,name\n1,a\n".withCString { write(fd, $0, strlen($0)) }
+            usleep(200_000)
+            _ = "2,b\n".withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+        }
+        let file = try FollowedFile(path: path, stop: -1, skipsRepeatedHeader: true)
+        let result = FollowSourceTests.Result()
+        let done = DispatchSemaphore(value: 0)
+        Self.readAll(SourceBox(try #require(try file.open() as? FollowSource)), into: result, done: done)
+        #expect(done.wait(timeout: .now() + 5) == .success)  // its end is the input's end
+        #expect(result.text == "id,name\n1,a\n2,b\n")
+        #expect(result.news.current.isEmpty)  // no read error (it cannot be sought)
+        #expect(file.notice == nil)
+    }
+
+    @Test("I10: a named pipe with no writer yet: opened without waiting, and the stop still ends it")
+    func noWriterStops() throws {
+        let (folder, path) = try Self.fifo()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var stop: [Int32] = [-1, -1]
+        #expect(pipe(&stop) == 0)
+        defer { close(stop[0]); close(stop[1]) }
+        let result = FollowSourceTests.Result()
+        let done = DispatchSemaphore(value: 0)
+        let stopFD = stop[0]
+        DispatchQueue.global().async {
+            guard let file = try? FollowedFile(path: path, stop: stopFD, skipsRepeatedHeader: true),
+                  let source = try? file.open() as? FollowSource else { done.signal(); return }
+            Self.readAll(SourceBox(source), into: result, done: done)
+        }
+        usleep(200_000)
+        var byte: UInt8 = 1
+        _ = write(stop[1], &byte, 1)
+        let ended = done.wait(timeout: .now() + 3) == .success
+        #expect(ended)
+        if !ended { close(open(path, O_WRONLY | O_NONBLOCK)) }  // lets a reader stuck in its open go
+        #expect(result.text == "")
+    }
+}
+
 /// Hands the source to the reading thread, its only user from then on.
-private struct SourceBox: @unchecked Sendable {
+struct SourceBox: @unchecked Sendable {
     let source: FollowSource
     init(_ source: FollowSource) { self.source = source }
 }
