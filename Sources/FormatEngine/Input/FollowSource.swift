@@ -111,7 +111,10 @@ final class FollowSource: ByteSource {
     /// The open file's device and inode, and how far it has been read.
     private var identity: (dev: UInt64, ino: UInt64)?
     private var offset: Int64 = 0
-    private var lastByte: UInt8 = 0x0A
+    /// The file's code units (UTF-16's two bytes), told from the first bytes read.
+    private var units: FollowUnits?
+    /// A new file's first bytes are being read: a byte order mark there is dropped.
+    private var atNewStart = false
     /// The first file's first line (a CSV header), while it is still being read, and once read.
     private var header: [UInt8]?
     private var headerDone: Bool
@@ -156,7 +159,7 @@ final class FollowSource: ByteSource {
     }
 
     var isReady: Bool {
-        if ended || pendingLineFeed || !held.isEmpty || stopped || partial.contains(0x0A) { return true }
+        if ended || pendingLineFeed || !held.isEmpty || stopped || lineUnits.lastLineEnd(in: partial) != nil { return true }
         guard path != nil else {
             var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             return poll(&request, 1, 0) != 0
@@ -180,7 +183,7 @@ final class FollowSource: ByteSource {
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         guard buffer.count > 0 else { return 0 }
         while !ended {
-            if let last = partial.lastIndex(of: 0x0A) { return handOut(upTo: last + 1, into: buffer) }
+            if let end = lineUnits.lastLineEnd(in: partial) { return handOut(upTo: end, into: buffer) }
             if stopped {
                 ended = true
                 dropPartial()
@@ -188,27 +191,26 @@ final class FollowSource: ByteSource {
             }
             if pendingLineFeed {
                 pendingLineFeed = false
-                partial.append(0x0A)
-                lastByte = 0x0A
+                partial.removeLast(partial.count % lineUnits.width)  // half a unit, never decodable
+                partial.append(contentsOf: lineUnits.lineFeed)
                 continue
             }
-            if !held.isEmpty && !checkingHeader {
+            if !held.isEmpty && !checkingHeader && !atNewStart {
                 partial.append(contentsOf: held)
                 held = []
-                lastByte = partial.last ?? lastByte
                 continue
             }
             let n = try readSome(into: buffer)
             if n < 0 { continue }  // interrupted, or stopped: looked at again
             if n > 0 {
                 offset += Int64(n)
+                if units == nil { units = FollowUnits(start: UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
                 noteHeader(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                if checkingHeader {
+                if checkingHeader || atNewStart {
                     held.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
-                    compareHeader(ended: false)
+                    checkNewStart(ended: false)
                     continue
                 }
-                lastByte = buffer[n - 1]
                 let out = holdUnended(buffer, count: n)
                 if out == 0 { continue }
                 return out
@@ -217,7 +219,7 @@ final class FollowSource: ByteSource {
                 ended = true  // a pipe's writer closed it: its last line, ended or not, is read
                 return handOutPartial(buffer)
             }
-            if checkingHeader && !held.isEmpty { compareHeader(ended: true) }
+            if (checkingHeader || atNewStart) && !held.isEmpty { checkNewStart(ended: true) }
             if try startAgainIfChanged() { continue }
             watcher?.wait(milliseconds: FileWatcher.recheck)
         }
@@ -228,12 +230,12 @@ final class FollowSource: ByteSource {
     /// count returned, 0 if none), the rest held; after held bytes, all are held and handed out next.
     private func holdUnended(_ buffer: UnsafeMutableRawBufferPointer, count: Int) -> Int {
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-        guard partial.isEmpty, let last = bytes.lastIndex(of: 0x0A) else {
+        guard partial.isEmpty, let end = lineUnits.lastLineEnd(in: bytes) else {
             partial.append(contentsOf: bytes)
             return 0
         }
-        partial.append(contentsOf: bytes[(last + 1)...])
-        return last + 1
+        partial.append(contentsOf: bytes[end...])
+        return end
     }
 
     /// The first `count` held bytes (up to a buffer's worth) handed out.
@@ -273,32 +275,51 @@ final class FollowSource: ByteSource {
     }
 
     /// The first file's first line is kept (up to 64 KiB), to know it when a new file repeats it.
+    /// Kept without its byte order mark, in whole units.
     private func noteHeader(_ bytes: UnsafeRawBufferPointer) {
-        guard !headerDone, header != nil else { return }
-        if let end = bytes.firstIndex(of: 0x0A) {
-            header?.append(contentsOf: bytes[..<end])
+        guard !headerDone, var line = header else { return }
+        line.append(contentsOf: bytes)
+        if let end = lineUnits.firstLineEnd(in: line) {
+            line.removeSubrange((end - lineUnits.width)...)
+            line.removeFirst(lineUnits.markLength(line, ended: true) ?? 0)
             headerDone = true
             // JSON names its columns in every row: its first line is a row, never skipped.
-            if let first = header?.first(where: { $0 != 0x20 && $0 != 0x09 }), first == UInt8(ascii: "{") || first == UInt8(ascii: "[") { header = nil }
+            let first = line.first { $0 != 0x20 && $0 != 0x09 && $0 != 0x00 }
+            header = first == UInt8(ascii: "{") || first == UInt8(ascii: "[") ? nil : line
+        } else if line.count > 1 << 16 {
+            header = nil
+            headerDone = true
         } else {
-            header?.append(contentsOf: bytes)
-            if (header?.count ?? 0) > 1 << 16 {
-                header = nil
-                headerDone = true
-            }
+            header = line
         }
+    }
+
+    private var lineUnits: FollowUnits { units ?? FollowUnits() }
+
+    /// A new file's first bytes: its byte order mark dropped once there are enough to tell, then
+    /// its first line compared with the header.
+    private func checkNewStart(ended: Bool) {
+        if atNewStart {
+            guard let mark = lineUnits.markLength(held, ended: ended) else { return }
+            held.removeFirst(mark)
+            atNewStart = false
+        }
+        if checkingHeader { compareHeader(ended: ended) }
     }
 
     /// A new file's first line, once read (or the file paused short of it): dropped when it is
     /// the first file's header again.
     private func compareHeader(ended: Bool) {
         guard let header else { checkingHeader = false; return }
-        if let end = held.firstIndex(of: 0x0A) {
-            var line = held[..<end]
-            if line.last == 0x0D && header.last != 0x0D { line = line.dropLast() }
-            if line.elementsEqual(header) { held.removeFirst(end + 1) }
+        let width = lineUnits.width
+        if let end = lineUnits.firstLineEnd(in: held) {
+            var line = held[..<(end - width)]
+            if line.suffix(width).elementsEqual(lineUnits.carriageReturn) && !header.suffix(width).elementsEqual(lineUnits.carriageReturn) {
+                line = line.dropLast(width)
+            }
+            if line.elementsEqual(header) { held.removeFirst(end) }
             checkingHeader = false
-        } else if ended || held.count > header.count + 1 {
+        } else if ended || held.count > header.count + 2 * width {
             checkingHeader = false
         }
     }
@@ -335,7 +356,8 @@ final class FollowSource: ByteSource {
 
     private func restart(_ news: String) {
         offset = 0
-        pendingLineFeed = lastByte != 0x0A
+        pendingLineFeed = !partial.isEmpty
+        atNewStart = true
         checkingHeader = headerDone && header?.isEmpty == false
         tell(news)
     }

@@ -22,11 +22,15 @@ struct FollowSourceTests {
     /// Follows `initial` (written to a new file) while `steps` change it, each followed by a
     /// wait until the reader has `waitFor` in what it read (or 5 s); then stops the reader.
     static func follow(_ initial: String, events: Bool, skipsHeader: Bool, steps: [(change: (String) -> Void, waitFor: String)]) throws -> Result {
+        try follow(bytes: Array(initial.utf8), events: events, skipsHeader: skipsHeader, steps: steps)
+    }
+
+    static func follow(bytes initial: [UInt8], events: Bool, skipsHeader: Bool, steps: [(change: (String) -> Void, waitFor: String)]) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-followsource-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let path = folder.appendingPathComponent("log.csv").path
-        try initial.write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(initial)))
         var stop: [Int32] = [-1, -1]
         #expect(pipe(&stop) == 0)
         defer { close(stop[0]); close(stop[1]) }
@@ -48,13 +52,67 @@ struct FollowSourceTests {
         for step in steps {
             step.change(path)
             let deadline = Date().addingTimeInterval(5)
-            while !result.text.contains(step.waitFor) && Date() < deadline { usleep(5_000) }
+            let wanted = Array(step.waitFor.utf8)
+            while !Self.contains(result.bytes.current, wanted) && Date() < deadline { usleep(5_000) }
             usleep(150_000)  // every look of the polling fallback has seen the change
         }
         var byte: UInt8 = 1
         _ = write(stop[1], &byte, 1)
         #expect(done.wait(timeout: .now() + 5) == .success)
         return result
+    }
+
+    /// Whether `bytes` hold `part` (bytes: a String's search would read them as text).
+    static func contains(_ bytes: [UInt8], _ part: [UInt8]) -> Bool {
+        guard bytes.count >= part.count else { return false }
+        return (0...(bytes.count - part.count)).contains { bytes[$0..<($0 + part.count)].elementsEqual(part) }
+    }
+
+    static func append(bytes: [UInt8]) -> (String) -> Void {
+        { path in
+            let fd = open(path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+            _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+            close(fd)
+        }
+    }
+
+    /// `text` in UTF-16, little-endian, no byte order mark; `mark` is the mark.
+    static func le(_ text: String) -> [UInt8] { text.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] } }
+    static let mark: [UInt8] = [0xFF, 0xFE]
+    /// How bytes read show in `Result.text`, to wait for.
+    static func shown(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+    @Test("I10: a UTF-16 file truncated: its unended last line ended by a whole line feed unit, nothing else injected", arguments: [true, false])
+    func utf16Truncated(events: Bool) throws {
+        let result = try Self.follow(bytes: Self.mark + Self.le("id,name\n1,a\n2,b"), events: events, skipsHeader: true, steps: [
+            ({ _ in }, Self.shown(Self.le("1,a\n"))),  // the first file read before it is truncated
+            ({ path in truncate(path, 0) }, Self.shown(Self.le("1,a\n"))),
+            (Self.append(bytes: Self.le("3,c\n4,d\n")), Self.shown(Self.le("4,d\n"))),
+        ])
+        #expect(result.bytes.current == Self.mark + Self.le("id,name\n1,a\n2,b\n3,c\n4,d\n"))
+    }
+
+    @Test("I10: a UTF-16 file rotated: the new file's byte order mark dropped, its repeated header skipped", arguments: [true, false])
+    func utf16Rotated(events: Bool) throws {
+        let result = try Self.follow(bytes: Self.mark + Self.le("id,name\n1,a\n"), events: events, skipsHeader: true, steps: [
+            ({ path in
+                rename(path, path + ".1")
+                FileManager.default.createFile(atPath: path, contents: Data(Self.mark + Self.le("id,name\n2,b\n")))
+            }, Self.shown(Self.le("2,b\n"))),
+        ])
+        #expect(result.bytes.current == Self.mark + Self.le("id,name\n1,a\n2,b\n"))
+    }
+
+    @Test("I10: a UTF-8 byte order mark at a rotated file's start is dropped, its header skipped (with or without one in the first file)",
+          arguments: [("\u{FEFF}", true), ("", true), ("\u{FEFF}", false), ("", false)])
+    func utf8MarkRotated(first: String, events: Bool) throws {
+        let result = try Self.follow(first + "id,name\n1,a\n", events: events, skipsHeader: true, steps: [
+            ({ path in
+                rename(path, path + ".1")
+                try? "\u{FEFF}id,name\n2,b\n".write(toFile: path, atomically: false, encoding: .utf8)
+            }, "2,b\n"),
+        ])
+        #expect(result.text == first + "id,name\n1,a\n2,b\n")
     }
 
     static func append(_ text: String) -> (String) -> Void {
