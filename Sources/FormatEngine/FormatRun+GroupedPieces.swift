@@ -82,9 +82,9 @@ final class PieceGroups: @unchecked Sendable {
         self.before = before
     }
 
-    /// The group of a row (one the sizing pass met).
-    func group(of fields: Fields) -> Int {
-        groupOfKey[keys.id(of: fields[index]) ?? 0]
+    /// The group of a row; nil for a value the sizing pass did not meet (the file changed).
+    func group(of fields: Fields) -> Int? {
+        keys.id(of: fields[index]).map { groupOfKey[$0] }
     }
 }
 
@@ -122,6 +122,7 @@ final class GroupedPieceDrawing: @unchecked Sendable {
     private let grouping: PieceGroups
     private let afterHeading: any Renderer
     private let draw: TableFormatter.Draw
+    private let name: String
     let store: RowNotes
     /// Per piece, per group: its chunk, if the piece has rows of the group.
     let chunks: Locked<[[Chunk?]]>
@@ -130,6 +131,7 @@ final class GroupedPieceDrawing: @unchecked Sendable {
 
     init(rows: PieceRows, grouping: PieceGroups, afterHeading: any Renderer, draw: @escaping TableFormatter.Draw, budget: Int) {
         self.rows = rows
+        name = rows.name
         self.grouping = grouping
         self.afterHeading = afterHeading
         self.draw = draw
@@ -157,17 +159,23 @@ final class GroupedPieceDrawing: @unchecked Sendable {
         }
         var drawing: [(sink: ChunkSink, out: OutputBuffer, renderer: any Renderer)?] = Array(repeating: nil, count: grouping.counts.count)
         var read: (rows: Int, error: InputError?, byNotes: Int) = (0, nil, 0)
+        var unmet = false
         do {
             read = try rows.eachRow(k) { (fields) throws(OutputError) in
-                let g = grouping.group(of: fields)
-                if drawing[g] == nil {
+                guard let g = grouping.group(of: fields) else {
+                    unmet = true  // not drawn into any group: said as the file changed
+                    return
+                }
+                let renderer: any Renderer
+                if let drawn = drawing[g] {
+                    renderer = drawn.renderer
+                } else {
                     let (sink, out) = workspace[g]
-                    let renderer = afterHeading.continuation(into: out)
+                    renderer = afterHeading.continuation(into: out)
                     renderer.resume(atRow: grouping.before[k][g])
                     drawing[g] = (sink, out, renderer)
                 }
-                // Known to be set just above.
-                try draw(drawing[g].unsafelyUnwrapped.renderer, fields)
+                try draw(renderer, fields)
             }
         } catch {
             preconditionFailure("drawing into memory cannot fail: \(error)")
@@ -186,7 +194,7 @@ final class GroupedPieceDrawing: @unchecked Sendable {
         outcome.withLock {
             $0.cuts += cuts
             $0.lost = $0.lost || lost
-            if let error = read.error { $0.errors[k] = error }
+            if let error = read.error ?? (unmet ? InputError.fileChanged("modified", source: name) : nil) { $0.errors[k] = error }
         }
     }
 

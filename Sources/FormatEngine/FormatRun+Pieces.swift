@@ -252,7 +252,7 @@ final class PieceSizing: @unchecked Sendable {
                 profiler.sync(columns: piece.columns)
                 profiler.add(record)
                 rows += 1
-                if tally != nil, !record.withFields({ tally!.add($0) }) { return .failed }  // too many groups
+                if record.withFields({ tally?.add($0) }) == false { return .failed }  // too many groups
                 let at = Int64(piece.stream.offset)
                 // A row starts here, unless a CR's LF is still to be read.
                 if at >= nextCheckpoint && at < length && !piece.endsAfterCR {

@@ -77,7 +77,7 @@ struct ByteKeys: Sendable {
         let start = starts[id]
         guard starts[id + 1] - start == key.count else { return false }
         guard let base = key.baseAddress, key.count > 0 else { return true }
-        return bytes.withUnsafeBufferPointer { memcmp($0.baseAddress! + start, base, key.count) == 0 }
+        return bytes.withUnsafeBufferPointer { all in all.baseAddress.map { memcmp($0 + start, base, key.count) == 0 } ?? false }
     }
 
     @inline(__always)
