@@ -44,12 +44,16 @@ private let retryLimit = 100
 
 /// Writes all of `bytes` to `fd`. - Returns: false when a write fails (the terminal is gone, or
 /// cannot take them without waiting when `fd` does not block); interruptions are retried a
-/// bounded number of times.
+/// bounded number of times. With `waits`, a descriptor that does not block and has no room is
+/// waited for that many times 10 ms at most (a signal handler's leaving sequence, behind a frame
+/// the terminal has not shown yet); a terminal gone ends it at once. Nothing here allocates, so a
+/// signal handler may call it.
 @discardableResult
-private func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+private func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>, waits: Int = 0) -> Bool {
     guard let base = bytes.baseAddress else { return true }
     var done = 0
     var retries = 0
+    var waited = 0
     while done < bytes.count {
         let n = write(fd, base + done, bytes.count - done)
         if n > 0 {
@@ -57,6 +61,10 @@ private func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool 
             retries = 0
         } else if n < 0 && errno == EINTR && retries < retryLimit {
             retries += 1
+        } else if n < 0 && errno == EAGAIN && waited < waits {
+            waited += 1
+            var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            guard poll(&ready, 1, 10) >= 0, ready.revents & Int16(POLLHUP | POLLERR | POLLNVAL) == 0 else { return false }
         } else {
             return false
         }
@@ -82,32 +90,6 @@ private func leaveTerminal() -> Bool {
     return tcsetattr(fd, TCSAFLUSH, &savedModes) == 0 || !terminalGone(fd)
 }
 
-/// Writes `bytes` to a descriptor that does not block, from a signal handler: when the terminal
-/// cannot take them at once (its buffer full of a frame it has not shown yet), waits for room at
-/// most ten times 10 ms; a terminal gone ends it at once. - Returns: whether all were written.
-private func writeBriefly(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-    guard let base = bytes.baseAddress else { return true }
-    var done = 0
-    var waits = 0
-    var retries = 0
-    while done < bytes.count {
-        let n = write(fd, base + done, bytes.count - done)
-        if n > 0 {
-            done += n
-            continue
-        }
-        if n < 0 && errno == EINTR && retries < retryLimit {
-            retries += 1
-            continue
-        }
-        guard n < 0 && errno == EAGAIN && waits < 10 else { return false }
-        waits += 1
-        var ready = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        guard poll(&ready, 1, 10) >= 0, ready.revents & Int16(POLLHUP | POLLERR | POLLNVAL) == 0 else { return false }
-    }
-    return true
-}
-
 /// Puts the terminal back from a signal handler, where the terminal may be gone or not reading:
 /// nothing here waits long. The descriptor stops blocking, the leaving sequence is written (a
 /// terminal that cannot take it is given 100 ms at most; what it still cannot take is dropped), and the modes are set at once (`TCSANOW`: no wait
@@ -119,7 +101,7 @@ private func leaveTerminalAtOnce() {
     ttyDescriptor = -1
     let flags = fcntl(fd, F_GETFL)
     if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
-    if writeBriefly(fd, leaveBytes) || errno == EAGAIN {
+    if writeAll(fd, leaveBytes, waits: 10) || errno == EAGAIN {
         _ = tcsetattr(fd, TCSANOW, &savedModes)
         _ = tcflush(fd, TCIFLUSH)
     }
