@@ -13,10 +13,8 @@ final class PieceGroups: @unchecked Sendable {
     static func cellCap(pieces: Int, budget: Int) -> Int { max(64, budget / 4 / max(1, pieces) / 128) }
 
     let index: Int
-    /// Every value met, as bytes; and per value, its group (values equal as text, such as the
-    /// composed and decomposed forms of one name, share a group, as held rows do).
-    private let keys: ByteKeys
-    private let groupOfKey: [Int]
+    /// Every value met and its group (`GroupTotals`: values equal as text share one).
+    private let totals: GroupTotals
     /// Per group, in the order their values first appear: the value as first written, its rows,
     /// per column the sum.
     let values: [String]
@@ -30,62 +28,37 @@ final class PieceGroups: @unchecked Sendable {
     /// sum's numbers span more digits than are kept exactly (its addends are then cut at a scale
     /// only the whole column gives, as `ExternalGroups` does).
     init?(_ sized: [PieceSizing.Sized]) {
-        var keys = ByteKeys()
-        var keysOfPieces: [[Int]] = []
+        var tallies: [GroupTally] = []
         for piece in sized {
             guard let tally = piece.tally else { return nil }
-            keysOfPieces.append((0..<tally.keys.count).map { local in
-                tally.keys.key(local).withUnsafeBufferPointer { keys.insert($0) }
-            })
-            guard keys.count <= Self.maxGroups else { return nil }
+            tallies.append(tally)
         }
-        var groupOfValue: [String: Int] = [:]
-        var values: [String] = []
-        var groupOfKey: [Int] = []
-        for k in 0..<keys.count {
-            let value = String(decoding: keys.key(k), as: UTF8.self)
-            if let known = groupOfValue[value] {
-                groupOfKey.append(known)
-            } else {
-                groupOfValue[value] = values.count
-                groupOfKey.append(values.count)
-                values.append(value)
-            }
-        }
-        var counts = [Int](repeating: 0, count: values.count)
-        var sums = [[ExactDecimal.Running]](repeating: [], count: values.count)
+        guard let totals = GroupTotals(tallies, maxGroups: Self.maxGroups) else { return nil }
+        // Each checkpoint ends a drawing piece: the rows before it are the counts so far.
+        var counts = [Int](repeating: 0, count: totals.values.count)
         var before: [[Int]] = []
-        for (piece, pieceKeys) in zip(sized, keysOfPieces) {
-            guard let tally = piece.tally else { return nil }
-            // Each checkpoint ends a drawing piece: the rows before it are the counts so far.
+        for (tally, groupOf) in zip(tallies, totals.groupOfPart) {
             var previous: [Int] = []
             for counted in tally.marks + [tally.counts] {
                 before.append(counts)
                 for (local, rows) in counted.enumerated() {
-                    counts[groupOfKey[pieceKeys[local]]] += rows - (local < previous.count ? previous[local] : 0)
+                    counts[groupOf[local]] += rows - (local < previous.count ? previous[local] : 0)
                 }
                 previous = counted
             }
-            for (local, columns) in tally.sums.enumerated() {
-                let group = groupOfKey[pieceKeys[local]]
-                if sums[group].count < columns.count { sums[group] += Array(repeating: ExactDecimal.Running(), count: columns.count - sums[group].count) }
-                for (c, sum) in columns.enumerated() { sums[group][c].merge(sum) }
-            }
         }
+        let sums = totals.sums
         guard !sums.contains(where: { $0.contains { $0.hasSum && $0.exactValue == nil } }) else { return nil }
         index = sized.first?.tally?.index ?? 0
-        self.keys = keys
-        self.groupOfKey = groupOfKey
-        self.values = values
+        self.totals = totals
+        values = totals.values
         self.counts = counts
         self.sums = sums
         self.before = before
     }
 
     /// The group of a row; nil for a value the sizing pass did not meet (the file changed).
-    func group(of fields: Fields) -> Int? {
-        keys.id(of: fields[index]).map { groupOfKey[$0] }
-    }
+    func group(of fields: Fields) -> Int? { totals.group(of: fields, index: index) }
 }
 
 extension PieceGroups {

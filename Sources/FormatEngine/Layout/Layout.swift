@@ -120,15 +120,19 @@ enum Layout {
             self.container = container
             self.gap = gap
             self.measure = measure
-            maximum = container.map { c -> Int in
-                switch options.maxWidth {
-                case .cells(let n)?: return n
-                case .percent(let p)?: return max(1, c * p / 100 - gap)
-                case nil: return max(1, c / 2 - gap)  // W3: 50%, its padding included
-                }
-            }
+            maximum = container.map { Self.widest(container: $0, gap: gap, options: options) }
             minimumBound = container.map { c in max(1, (options.minWidth ?? .percent(25)).resolve(in: c)) }  // W4
             nullWidth = measure.width(of: options.nullText)
+        }
+
+        /// W3: a text column's widest in a container of `container` columns (`--max-width`, or
+        /// half the container, its padding included); the printed table's and the view's.
+        static func widest(container: Int, gap: Int, options: FormatOptions) -> Int {
+            switch options.maxWidth {
+            case .cells(let n)?: return n
+            case .percent(let p)?: return max(1, container * p / 100 - gap)
+            case nil: return max(1, container / 2 - gap)
+            }
         }
 
         func spec(_ profile: ColumnProfile, index: Int, heading label: (String, Bool), explanation: inout LayoutPlan.Explanation) -> Spec {

@@ -94,46 +94,112 @@ struct ByteKeys: Sendable {
     }
 }
 
-/// One piece of a file's `--group-by` (W12, P1): the groups its rows fall in, numbered as the piece
+/// One part of a table's `--group-by` (W12, P1): the groups its rows fall in, numbered as the part
 /// meets them, each with its rows and its columns' running sums, and the counts so far at each of
-/// the piece's checkpoints (where the drawing pass cuts it).
+/// the part's checkpoints (where the printer's drawing pass cuts a piece). The printer tallies each
+/// piece of a file; the view each part of its rows (`ViewGroups`); `GroupTotals` takes them together.
 struct GroupTally {
     /// The group column.
     let index: Int
-    /// The most group × column sums a piece may hold (past it the file is grouped as before).
+    /// The most group × column sums a part may hold (past it the printer groups as before).
     let cellCap: Int
+    /// The columns summed (nil: every column of a row, by index; sums are then per column).
+    let summed: [Int]?
     private(set) var keys = ByteKeys()
     private(set) var counts: [Int] = []
-    /// Per group, per column: its sum so far.
+    /// Per group, per summed column: its sum so far.
     private(set) var sums: [[ExactDecimal.Running]] = []
     /// The counts at each checkpoint, in order.
     private(set) var marks: [[Int]] = []
     private var cells = 0
 
-    init(index: Int, cellCap: Int) {
+    init(index: Int, cellCap: Int, summed: [Int]? = nil) {
         self.index = index
         self.cellCap = cellCap
+        self.summed = summed
     }
 
-    /// Takes a row. - Returns: false when the piece has more groups than it may hold.
-    mutating func add(_ fields: Fields) -> Bool {
+    /// Takes a row. - Returns: false when the part has more groups than it may hold.
+    mutating func add(_ fields: Fields) -> Bool { place(fields) != nil }
+
+    /// Takes a row. - Returns: its group's number in this part (its value's in `keys`), nil when
+    /// the part has more groups than it may hold.
+    mutating func place(_ fields: Fields) -> Int? {
         let id = keys.insert(fields[index])  // empty when the row is short
         if id == counts.count {
             counts.append(0)
             sums.append([])
         }
         counts[id] += 1
-        if sums[id].count < fields.count {
-            cells += fields.count - sums[id].count
-            guard cells <= cellCap else { return false }
-            sums[id] += Array(repeating: ExactDecimal.Running(), count: fields.count - sums[id].count)
+        let width = summed?.count ?? fields.count
+        if sums[id].count < width {
+            cells += width - sums[id].count
+            guard cells <= cellCap else { return nil }
+            sums[id] += Array(repeating: ExactDecimal.Running(), count: width - sums[id].count)
         }
         sums[id].withUnsafeMutableBufferPointer { sums in
-            for c in 0..<fields.count { sums[c].add(fields[c]) }
+            if let summed {
+                for (k, column) in summed.enumerated() { sums[k].add(fields[column]) }  // empty past a short row's end
+            } else {
+                for c in 0..<fields.count { sums[c].add(fields[c]) }
+            }
         }
-        return true
+        return id
     }
 
     /// Notes the counts at a checkpoint.
     mutating func mark() { marks.append(counts) }
+}
+
+/// The tallies of the parts of one table's rows taken together (W12): values equal as text (such as
+/// the composed and decomposed forms of one name) share a group, as held rows do; groups are
+/// numbered in the order their values first appear, parts taken in order.
+struct GroupTotals {
+    /// Every value met, as bytes; and per value, its group.
+    private(set) var keys = ByteKeys()
+    private(set) var groupOfKey: [Int] = []
+    /// Per part, per group number in that part: its group here.
+    private(set) var groupOfPart: [[Int]] = []
+    /// Per group: the value as first written, its rows, per summed column its sum.
+    private(set) var values: [String] = []
+    private(set) var counts: [Int] = []
+    private(set) var sums: [[ExactDecimal.Running]] = []
+
+    /// The parts' tallies taken together; nil when there are more than `maxGroups` values.
+    init?(_ tallies: [GroupTally], maxGroups: Int = .max) {
+        var groupOfValue: [String: Int] = [:]
+        for tally in tallies {
+            var local: [Int] = []
+            local.reserveCapacity(tally.keys.count)
+            for k in 0..<tally.keys.count {
+                let key = tally.keys.key(k)
+                let id = key.withUnsafeBufferPointer { keys.insert($0) }
+                guard keys.count <= maxGroups else { return nil }
+                if id == groupOfKey.count {
+                    let value = String(decoding: key, as: UTF8.self)
+                    if let known = groupOfValue[value] {
+                        groupOfKey.append(known)
+                    } else {
+                        groupOfValue[value] = values.count
+                        groupOfKey.append(values.count)
+                        values.append(value)
+                        counts.append(0)
+                        sums.append([])
+                    }
+                }
+                let group = groupOfKey[id]
+                local.append(group)
+                counts[group] += tally.counts[k]
+                let columns = tally.sums[k]
+                if sums[group].count < columns.count { sums[group] += Array(repeating: ExactDecimal.Running(), count: columns.count - sums[group].count) }
+                for (c, sum) in columns.enumerated() { sums[group][c].merge(sum) }
+            }
+            groupOfPart.append(local)
+        }
+    }
+
+    /// The group of a row; nil for a value no part met.
+    func group(of fields: Fields, index: Int) -> Int? {
+        keys.id(of: fields[index]).map { groupOfKey[$0] }
+    }
 }

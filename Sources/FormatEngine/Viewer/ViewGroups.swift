@@ -12,63 +12,65 @@ struct ViewGroups {
     /// The heading's label (the group column's heading).
     var label = ""
 
-    /// Groups every row by column `source`; sums `summed` (indexes into `shown`) exactly. Reports
-    /// as it goes (two passes); nil when cancelled.
+    /// Groups every row by column `source` and sums `summed` (indexes into `shown`) exactly, as
+    /// the printer does (`GroupTally` on each part of the rows, on both cores, `GroupTotals` over
+    /// them). Reports as it goes; nil when cancelled.
     init?(_ data: any ViewRows, rows: Int, source: Int, label: String, shown: [Int], summed: [Int], progress: WorkProgress = .always) {
         self.label = label
-        var numbers: [String: Int32] = [:]
-        of.reserveCapacity(rows)
-        // Where each group's numbers lie, then their totals at that scale (as NumberValue.sum).
-        var spans: [[ExactDecimal.Span?]] = []
-        var values: [String] = [], counts: [Int] = [], of: [Int32] = []
-        of.reserveCapacity(rows)
-        guard progress.scan(data, rows: rows, to: summed.isEmpty ? 1 : 0.5, { _, fields in
-            let value = String(decoding: fields[source], as: UTF8.self)
-            let group: Int32
-            if let known = numbers[value] {
-                group = known
-            } else {
-                group = Int32(values.count)
-                numbers[value] = group
-                values.append(value)
-                counts.append(0)
-                spans.append(Array(repeating: ExactDecimal.Span(), count: summed.count))
-            }
-            counts[Int(group)] += 1
-            of.append(group)
-            for (k, column) in summed.enumerated() {
-                let cell = fields[shown[column]]
-                if cell.isEmpty || CellKind.isNullWord(cell) || spans[Int(group)][k] == nil { continue }
-                if let term = ExactDecimal(cell) { spans[Int(group)][k]?.add(term) } else { spans[Int(group)][k] = nil }
-            }
-        }) else { return nil }
-        (self.values, self.counts, self.of) = (values, counts, of)
-        guard !summed.isEmpty else {
-            footers = Array(repeating: [], count: values.count)
-            return
-        }
-        var totals: [[ExactDecimal.Total?]] = spans.map { $0.map { $0.map { ExactDecimal.Total(scale: $0.scale) } } }
-        var seen: [[Bool]] = spans.map { Array(repeating: false, count: $0.count) }
-        let groupOf = of
-        guard progress.scan(data, rows: rows, from: 0.5, { id, fields in
-            let group = Int(groupOf[id])
-            for (k, column) in summed.enumerated() where totals[group][k] != nil {
-                let cell = fields[shown[column]]
-                if cell.isEmpty || CellKind.isNullWord(cell) { continue }
-                if let term = ExactDecimal(cell) {
-                    totals[group][k]?.add(term)
-                    seen[group][k] = true
+        let (parts, size) = WorkProgress.parts(rows: rows)
+        let columns = summed.map { shown[$0] }
+        var tallies = [GroupTally](repeating: GroupTally(index: source, cellCap: .max, summed: columns), count: parts)
+        var local = [Int32](repeating: 0, count: rows)
+        let done = tallies.withUnsafeMutableBufferPointer { tallies in
+            local.withUnsafeMutableBufferPointer { local in
+                // Each part writes its own tally and its own rows' places only.
+                progress.scanInParts(data, rows: rows, to: 0.9) { part, id, fields in
+                    local[id] = Int32(tallies[part].place(fields) ?? 0)  // no cap: never nil
                 }
             }
-        }) else { return nil }
-        footers = (0..<values.count).map { g in
-            var row: [String?] = Array(repeating: nil, count: shown.count)
-            for (k, column) in summed.enumerated() {
-                guard seen[g][k], let total = totals[g][k], let span = spans[g][k] else { continue }
-                row[column] = TableFormatter.footerText(NumberValue.Sum(total.value, exact: span.exact))
-            }
-            return row
         }
+        guard done, let totals = GroupTotals(tallies) else { return nil }
+        of = local.indices.map { id in Int32(totals.groupOfPart[id / size][Int(local[id])]) }
+        values = totals.values
+        counts = totals.counts
+        guard let footers = Self.footers(totals.sums, data: data, rows: rows, groupOf: of, columns: columns, shown: shown.count, summed: summed, progress: progress) else { return nil }
+        self.footers = footers
+    }
+
+    /// Per group, per shown column, the sum to show: exact from the running sums, or, for a sum
+    /// whose numbers span more digits than are kept exactly, added again at the scale its span
+    /// gives (a second look at those groups' cells only). Nil when cancelled.
+    private static func footers(_ sums: [[ExactDecimal.Running]], data: any ViewRows, rows: Int, groupOf: [Int32],
+                                columns: [Int], shown: Int, summed: [Int], progress: WorkProgress) -> [[String?]]? {
+        var footers = [[String?]](repeating: [], count: sums.count)
+        var again: [[ExactDecimal.Total?]] = sums.map { $0.map { _ in nil } }
+        for (g, group) in sums.enumerated() {
+            guard !summed.isEmpty else { continue }
+            var row = [String?](repeating: nil, count: shown)
+            for (k, sum) in group.enumerated() where sum.hasSum {
+                if let value = sum.exactValue {
+                    row[summed[k]] = TableFormatter.footerText(NumberValue.Sum(value, exact: true))
+                } else {
+                    again[g][k] = ExactDecimal.Total(scale: sum.span.scale)
+                }
+            }
+            footers[g] = row
+        }
+        guard again.contains(where: { $0.contains { $0 != nil } }) else { return progress.going(1) ? footers : nil }
+        guard progress.scan(data, rows: rows, from: 0.9, { id, fields in
+            let g = Int(groupOf[id])
+            for (k, column) in columns.enumerated() where again[g][k] != nil {
+                let cell = fields[column]
+                if cell.isEmpty || CellKind.isNullWord(cell) { continue }
+                if let term = ExactDecimal(cell) { again[g][k]?.add(term) }
+            }
+        }) else { return nil }
+        for (g, group) in again.enumerated() {
+            for (k, total) in group.enumerated() {
+                if let total { footers[g][summed[k]] = TableFormatter.footerText(NumberValue.Sum(total.value, exact: sums[g][k].span.exact)) }
+            }
+        }
+        return footers
     }
 
     /// Row numbers by group, in `order` within each group (a stable counting sort).

@@ -234,8 +234,7 @@ struct ViewState {
         plan.layout = .pages
         plan.width = width
         let pages = Layout.plan(profiles, selection: shown, options: plan)
-        let gap = options.style.gap
-        let cap = max(1, options.maxWidth?.resolve(in: width) ?? (width / 2 - gap))
+        let cap = Layout.Bounds.widest(container: max(1, width - options.style.edges), gap: options.style.gap, options: options)
         let resizedBefore = columns.count == pages.columns.count ? zip(columns, computed).map { $0.width != $1 } : []
         let previous = columns
         columns = pages.columns.map { column in

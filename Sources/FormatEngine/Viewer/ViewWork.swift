@@ -105,18 +105,24 @@ extension WorkProgress {
     /// sort's or a filter's time; the key loop needs little).
     static let threads = max(1, min(2, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
 
+    /// How `scanInParts` cuts `rows` rows: how many parts, and the rows in each but the last
+    /// (part `k` holds rows `k * size ..< (k + 1) * size`).
+    static func parts(rows: Int) -> (count: Int, size: Int) {
+        let count = rows >= 1 << 16 ? threads : 1
+        return (count, max(1, (rows + count - 1) / count))
+    }
+
     /// Rows `0..<rows` of `data` in `threads` parts at once, one thread each, reporting `from…to`
     /// of the work as they pass: `body(part, id, fields)` for every row, each part's rows in
     /// order. `body` may write to the rows' own places in memory only (parts run together).
     /// - Returns: false when cancelled on the way.
     func scanInParts(_ data: any ViewRows, rows: Int, from: Double = 0, to: Double = 1, _ body: (Int, Int, Fields) -> Void) -> Bool {
-        let parts = rows >= 1 << 16 ? Self.threads : 1
+        let (parts, size) = Self.parts(rows: rows)
         guard parts > 1 else { return scan(data, 0..<rows, from: from, to: to) { body(0, $0, $1) } }
         guard going(from) else { return false }
         let span = (to - from) / Double(max(1, rows))
         let counts = Locked([Int](repeating: 0, count: parts))
         let stopped = Locked(false)
-        let size = (rows + parts - 1) / parts
         let reader = UncheckedRows(data)
         withoutActuallyEscaping(body) { body in
             let work = UncheckedBody(body)
