@@ -16,6 +16,8 @@ struct ByteKeys: Sendable {
     private var words: [UInt64] = []
 
     var count: Int { starts.count - 1 }
+    /// The keys' bytes, together.
+    var byteCount: Int { bytes.count }
 
     /// Key `id`'s bytes.
     func key(_ id: Int) -> ArraySlice<UInt8> { bytes[starts[id]..<starts[id + 1]] }

@@ -132,7 +132,11 @@ enum RowOrder {
 
     /// A cell's sort value: nil for an empty or null-like cell (sorted last).
     static func value(_ fields: Fields, _ index: Int, numeric: Bool) -> Value? {
-        let cell = fields[index]
+        value(cell: fields[index], numeric: numeric)
+    }
+
+    /// A cell's sort value, from its bytes: nil for an empty or null-like cell (sorted last).
+    static func value(cell: UnsafeBufferPointer<UInt8>, numeric: Bool) -> Value? {
         if cell.isEmpty { return nil }
         if numeric, let number = NumberValue.of(cell) { return .number(number) }
         return CellKind.isNullWord(cell) ? nil : .text(String(decoding: cell, as: UTF8.self), plain: Value.isPlain(cell))

@@ -36,11 +36,17 @@ extension ViewState {
         return descending ? ~key : key  // never .max: that would be a NaN's key
     }
 
-    /// Row numbers in the order of a text column, by `--sort`'s comparison (W11). The column's
+    /// Row numbers in the order of a text column, by `--sort`'s comparison (W11). A column of few
+    /// distinct values is sorted by their ranks (`rankedTextOrder`); otherwise the column's
     /// values are held while they take at most `budget` bytes (`--memory-limit`); past that they
     /// are sorted in runs on disk and merged, as `--sort` does (P2), and only the order is kept.
     /// - Throws: `InputError` when a temporary file cannot be written.
     static func textOrder(_ data: any ViewRows, rows: Int, column: Int, descending: Bool, budget: Int, progress: WorkProgress = .always) throws(InputError) -> [Int32]? {
+        switch rankedTextOrder(data, rows: rows, column: column, descending: descending, budget: budget, progress: progress) {
+        case .sorted(let ids): return ids
+        case .cancelled: return nil
+        case .tooMany: break
+        }
         var over = rows > budget / MemoryLayout<RowOrder.Value?>.stride  // not a slot each: to disk at once
         guard !over, let values = heldTextValues(data, rows: rows, column: column, budget: budget, progress: progress, over: &over) else {
             guard over else { return nil }  // cancelled

@@ -103,3 +103,68 @@ struct ViewSharedModelTests {
         }
     }
 }
+
+/// A text sort of a column with few distinct values, by their ranks (V3, W11).
+@Suite("Viewer: a text sort by ranks")
+struct ViewRankedSortTests {
+    /// Rows of one column from `pool`, `count` of them.
+    static func rows(_ count: Int, pool: [String], seed: UInt64) -> [[String]] {
+        var rng = SplitMix64(seed: seed)
+        return (0..<count).map { _ in [pool[rng.below(pool.count)]] }
+    }
+
+    /// The order `--sort` gives, written here with Swift's own `String` comparison: placeholders
+    /// and empty cells last either way, ties in input order.
+    static func expected(_ rows: [[String]], descending: Bool) -> [Int32] {
+        let null: Set<String> = ["", "-", "NA", "N/A", "null", "NULL"]
+        // Each distinct value's place among the others by `String`'s `<` (equal ones tie).
+        let distinct = Array(Set(rows.map { $0[0] }))
+        var place: [String: Int] = [:]
+        for value in distinct {
+            place[value] = null.contains(value) ? Int.max
+                : distinct.filter { !null.contains($0) && (descending ? $0 > value : $0 < value) }.count
+        }
+        let key = rows.map { place[$0[0]] ?? 0 }
+        return rows.indices.sorted { a, b in key[a] != key[b] ? key[a] < key[b] : a < b }.map { Int32($0) }
+    }
+
+    @Test("V3: 30 generated columns of few values (accents composed and not, CJK, placeholders, a long shared prefix), both ways: the order String comparison gives, stable")
+    func rankedMatchesStringOrder() throws {
+        let base = ["Smith, Raj", "Smith, Rachel", "Smith, Raj ", "smith", "Café", "Cafe\u{301}", "Cafë", "株式会社サンプル", "서울",
+                    "Øster", "Nguyễn", "O'Brien", "", "NA", "-", "null", "zzz", String(repeating: "p", count: 40) + "a",
+                    String(repeating: "p", count: 40) + "b", "\u{1F600}", "a\u{0}b", "Z"]
+        for seed in 0..<30 as Range<UInt64> {
+            var rng = SplitMix64(seed: seed)
+            let pool = Array(base.shuffled(using: &rng).prefix(rng.below(base.count - 2) + 2))
+            let count = [5_000, 20_000, 70_000][Int(seed % 3)]  // past 65,536: two parts
+            let rows = Self.rows(count, pool: pool, seed: seed)
+            for descending in [false, true] {
+                guard case .sorted(let ids) = ViewState.rankedTextOrder(MemoryRows(rows), rows: rows.count, column: 0, descending: descending, budget: 1 << 26) else {
+                    Issue.record("seed \(seed): not ranked")
+                    continue
+                }
+                #expect(ids == Self.expected(rows, descending: descending), "seed \(seed) descending \(descending) pool \(pool)")
+                // The view's sort (the way it is asked for) gives the same order.
+                #expect(try ViewState.textOrder(MemoryRows(rows), rows: rows.count, column: 0, descending: descending, budget: 1 << 26) == ids)
+            }
+        }
+    }
+
+    @Test("V3: a column of many distinct values, or a small one, is not ranked, and still sorts as String comparison does; Esc stops a ranked sort")
+    func fallbackAndCancel() throws {
+        let unique = (0..<10_000).map { ["v\(($0 * 7919) % 10_007)"] }
+        if case .tooMany = ViewState.rankedTextOrder(MemoryRows(unique), rows: unique.count, column: 0, descending: false, budget: 1 << 26) {} else {
+            Issue.record("a column of distinct values was ranked")
+        }
+        #expect(try ViewState.textOrder(MemoryRows(unique), rows: unique.count, column: 0, descending: false, budget: 1 << 26) == Self.expected(unique, descending: false))
+        let small = Self.rows(100, pool: ["b", "a", "c"], seed: 3)
+        if case .tooMany = ViewState.rankedTextOrder(MemoryRows(small), rows: small.count, column: 0, descending: false, budget: 1 << 26) {} else {
+            Issue.record("a small column was ranked")
+        }
+        let many = Self.rows(70_000, pool: ["b", "a", "c"], seed: 4)
+        let stop = WorkProgress { $0 < 0.5 }
+        if case .cancelled = ViewState.rankedTextOrder(MemoryRows(many), rows: many.count, column: 0, descending: false, budget: 1 << 26, progress: stop) {} else {
+            Issue.record("a cancelled sort answered")
+        }
+    }
+}
