@@ -86,8 +86,8 @@ final class GroupedPieceDrawing: @unchecked Sendable {
     /// A sink that keeps what is written, as `ByteArray` for `RowNotes`.
     final class ChunkSink: OutputSink {
         var bytes = ByteArray()
-        func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
-            self.bytes.append(contentsOf: bytes.assumingMemoryBound(to: UInt8.self))
+        func write(_ bytes: RawSpan) throws(OutputError) {
+            bytes.withUnsafeBytes { self.bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
         }
     }
 

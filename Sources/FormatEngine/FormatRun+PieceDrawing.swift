@@ -20,7 +20,7 @@ final class PieceDrawing: @unchecked Sendable {
     /// `full` is set.
     final class OverflowSink: OutputSink {
         var full = false
-        func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) { full = true }
+        func write(_ bytes: RawSpan) throws(OutputError) { full = true }
     }
 
     /// A renderer drawing into memory, one per thread: into a buffer as large as the cap, whose

@@ -76,7 +76,11 @@ public final class DescriptorSink: OutputSink {
     public init(fd: Int32) { self.fd = fd }
 
     /// Writes all of `bytes`, retrying after interruptions.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+    public func write(_ bytes: RawSpan) throws(OutputError) {
+        try bytes.withUnsafeBytes { (buffer) throws(OutputError) in try write(all: buffer) }
+    }
+
+    private func write(all bytes: UnsafeRawBufferPointer) throws(OutputError) {
         guard var p = bytes.baseAddress else { return }
         var left = bytes.count
         while left > 0 {

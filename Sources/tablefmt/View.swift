@@ -70,7 +70,7 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
         let lines = memory.bytes.reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
         if result.usageError != nil || (result.wholeTable && lines < size.height) {
             do {
-                try write(memory.bytes, to: sink)
+                try sink.write(memory.bytes)
             } catch {
                 return error == .closed ? 0 : 74
             }
@@ -196,16 +196,5 @@ func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, 
         if error == .closed { return 0 }
         printError("tablefmt: write error: \(error)")
         return 74
-    }
-}
-
-/// Writes bytes to a sink.
-func write(_ bytes: [UInt8], to sink: any OutputSink) throws(OutputError) {
-    do {
-        try bytes.withUnsafeBytes { try sink.write($0) }
-    } catch let error as OutputError {
-        throw error
-    } catch {
-        throw .failed("\(error)")
     }
 }

@@ -7,9 +7,25 @@ public enum OutputError: Error, Sendable, Equatable {
 }
 
 /// Where output bytes go: the executable writes to a file descriptor, tests collect in memory.
+/// The bytes are lent as a `RawSpan` (a safe view, valid for the call), so no public declaration
+/// hands out a pointer.
 public protocol OutputSink: AnyObject {
     /// Writes all of `bytes`.
-    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError)
+    func write(_ bytes: RawSpan) throws(OutputError)
+}
+
+extension OutputSink {
+    /// Writes all of `bytes`, lent as a span.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) {
+        try write(RawSpan(_unsafeBytes: bytes))
+    }
+
+    /// Writes all of `bytes`.
+    public func write(_ bytes: [UInt8]) throws(OutputError) {
+        // `withUnsafeBytes` rethrows untyped: the outcome comes out as a value.
+        let outcome = bytes.withUnsafeBytes { buffer in Result { () throws(OutputError) in try write(buffer) } }
+        try outcome.get()
+    }
 }
 
 /// Collects output in memory.
@@ -19,7 +35,7 @@ public final class MemorySink: OutputSink {
     /// An empty sink.
     public init() {}
     /// Appends `bytes`.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws(OutputError) { self.bytes.append(contentsOf: bytes) }
+    public func write(_ bytes: RawSpan) throws(OutputError) { bytes.withUnsafeBytes { self.bytes.append(contentsOf: $0) } }
     /// Everything written so far, as text.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
     /// The bytes collected so far, leaving the sink empty.

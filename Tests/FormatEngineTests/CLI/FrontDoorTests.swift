@@ -90,6 +90,32 @@ struct FrontDoorTests {
         }
     }
 
+    /// A caller's own sink: it sees the bytes as a `RawSpan`, lent for the call, and keeps a copy
+    /// of each piece and how many pieces came.
+    final class PiecesSink: OutputSink {
+        var bytes: [UInt8] = []
+        var pieces = 0
+        func write(_ span: RawSpan) throws(OutputError) {
+            pieces += 1
+            for k in span.byteOffsets { bytes.append(span.unsafeLoad(fromByteOffset: k, as: UInt8.self)) }
+        }
+    }
+
+    @Test("a caller's sink takes safe byte spans (RawSpan): what it collects is the table string(...) returns, on 100 generated tables")
+    func callersSinkTakesSpans() throws {
+        var random = SplitMix64(seed: 0x5EA)
+        for round in 0..<100 {
+            let rows: [[String?]] = (0..<(1 + random.below(300))).map { _ in [Self.hostile[random.below(Self.hostile.count)], "\(random.below(1000))"] }
+            let csv = "name,n\n" + rows.map { row in row.map { cell in "\"" + (cell ?? "").replacingOccurrences(of: "\"", with: "\"\"") + "\"" }.joined(separator: ",") }.joined(separator: "\n") + "\n"
+            let sink = PiecesSink()
+            try TableFormatter.write(MemoryInput(csv), to: sink)
+            let memory = MemorySink()
+            try TableFormatter.write(MemoryInput(csv), to: memory)
+            #expect(sink.pieces >= 1 && sink.bytes == memory.bytes, "round \(round)")
+            #expect(String(decoding: sink.bytes, as: UTF8.self).contains("Name"), "round \(round)")
+        }
+    }
+
     @Test("write(file:to:) streams into any sink: a file descriptor here")
     func writeToDescriptor() throws {
         let orders = TestPaths.fixtures.appendingPathComponent("examples/orders.csv").path
