@@ -13,8 +13,9 @@
   - copy: every row selected and copied as CSV reads back (Python's csv module) as the input's
     values: tabs, CR LF and LF, controls, quotes, commas, spaces, a heading's line break; records
     end in CR LF (RFC 4180); would catch a copy of the page's visible escapes (`\\t`, `↵`);
-  - pages: under --layout pages a click on a heading of the second band orders every band's rows
-    as `--sort` does, so the bands' rows stay in line; would catch a sort of one band alone.
+  - pages: under --layout pages (240 rows: each band's rows in three row groups) a click on a
+    heading of the second band orders every band's rows as `--sort` does, so the bands' rows stay
+    in line; would catch a sort of one band alone, or of one row group.
 """
 import csv
 import io
@@ -151,15 +152,15 @@ def check_copy(b, page, check, csv_text):
 
 
 def check_pages(b, page, check, csv_text):
-    rows = sort_columns(random.Random(8), count=40)
+    rows = sort_columns(random.Random(8), count=240)
     args = ("--headers", "keep", "--layout", "pages", "--width", "40")
     b.open(page("sorted.html", csv_text(rows), *args, "--sort", "-exp"))
-    wanted = b.js("return [...document.querySelectorAll('table.d')].map(t=>[...t.tBodies[0].rows].map(r=>r.cells[0].textContent))")
+    wanted = b.js("return [...document.querySelectorAll('table.d')].map(t=>[...t.querySelectorAll('tbody tr')].map(r=>r.cells[0].textContent))")
     b.open(page("bands.html", csv_text(rows), *args))
     band = b.js("return [...document.querySelectorAll('table.d')].findIndex(t=>[...t.tHead.rows[0].cells].some(c=>c.title==='exp'))")
     head = b.driver.find_element(By.XPATH, "(//table[contains(@class,'pg')])[%d]//th[@title='exp']" % (band + 1))
     head.click()
     head.click()
-    got = b.js("return [...document.querySelectorAll('table.d')].map(t=>[...t.tBodies[0].rows].map(r=>r.cells[0].textContent))")
+    got = b.js("return [...document.querySelectorAll('table.d')].map(t=>[...t.querySelectorAll('tbody tr')].map(r=>r.cells[0].textContent))")
     check("pages: sorting one band (%d of %d) orders every band as --sort -exp" % (band + 1, len(got)),
           len(got) >= 2 and band > 0 and all(g == wanted[0] for g in got) and wanted[0] == wanted[-1], (band, [g[:4] for g in got], wanted[0][:4]))

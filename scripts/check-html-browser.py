@@ -12,8 +12,8 @@ Each check names what it would catch:
   - sort: a click on a numeric heading sorts by value (9 before 10 before 100), a second click
     reverses, aria-sort says which; Enter on a text heading sorts by text;
   - sheet: a click on a row whose long cell the table cut with … opens a dialog listing that
-    field whole, and a cell of JSON as an outline of disclosure triangles; Enter on a focused row
-    opens it too;
+    field whole, and a cell of JSON as an outline of disclosure triangles; on the keyboard, the
+    first row in the Tab order, Down to the next and Enter open it too;
   - wrap: under --wrap 2 a long cell is held to two lines;
   - copy: two checked rows copied as CSV give the heading line and those rows;
   - narrow: at a 375 px wide viewport the table scrolls inside its box, header and first column
@@ -21,6 +21,8 @@ Each check names what it would catch:
   - print: with print media emulated, the table is a list report (no header row, a block per row,
     each value after its column's label);
   - cells: the sort, whitespace, line breaks and copy checks of check-html-browser-cells.py;
+  - large and groups: check-html-browser-large.py's: 100,000 rows open and sort within a bound
+    (the figures printed), stripes across row groups, a group's total row printed;
   - hostile: the hostile corpus (the Markdown check's and attribute-breaking, </script> cases), as
     a page and as a fragment put in a page without any policy, runs no script, adds no element,
     and every cell's text equals the input's.
@@ -125,6 +127,7 @@ def main():
     gfm = load("check-markdown-gfm")
     parse = load("check-html-parse")
     cells = load("check-html-browser-cells")
+    large = load("check-html-browser-large")
     work = tempfile.mkdtemp(prefix="tablefmt-html-")
     results = []
 
@@ -215,11 +218,14 @@ def main():
         want = want.getvalue()
         check("copy: two checked rows copy as CSV with the heading line", copied == want, repr(copied)[:200])
 
-        tr = b.driver.find_element(By.XPATH, "//tbody/tr[2]")
-        b.js("arguments[0].focus()", tr)
-        tr.send_keys(Keys.ENTER)
+        b.open(main_page)
+        tabbed = b.js("return [...document.querySelectorAll('tbody tr')].filter(r=>r.tabIndex===0).map(r=>r.cells[0].textContent)")
+        b.js("document.querySelector('tbody tr[tabindex=\"0\"]').focus()")
+        b.driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN)
+        b.driver.switch_to.active_element.send_keys(Keys.ARROW_DOWN, Keys.ARROW_UP, Keys.ENTER)
         opened = b.js("const d=document.querySelector('dialog');return d.open&&d.querySelector('h2').textContent")
-        check("sheet: Enter on a focused row opens its sheet", opened == rows[2][0], opened)
+        check("sheet: one row in the Tab order, the first; Down, Down, Up and Enter open the second's sheet",
+              tabbed == [rows[1][0]] and opened == rows[2][0], (tabbed, opened))
         b.js("document.querySelector('dialog').close()")
 
         named = [["name"] + ["column %d" % k for k in range(12)]]
@@ -271,6 +277,8 @@ def main():
         cells.check_line_breaks(b, page, check, csv_text)
         cells.check_copy(b, page, check, csv_text)
         cells.check_pages(b, page, check, csv_text)
+        large.check_groups(b, page, check, csv_text)
+        large.check_large(b, page, check, csv_text)
 
         hostile = gfm.hostile_rows() if hasattr(gfm, "hostile_rows") else ""
         for label, text in (("hostile corpus", hostile), ("attack corpus", parse.attack_table())):

@@ -56,13 +56,13 @@ def attack_table():
 PAGE_TAGS = {
     "html": {"lang"}, "head": set(), "meta": {"charset", "name", "content", "http-equiv"}, "title": set(),
     "style": set(), "body": set(), "script": set(), "div": {"class", "tabindex", "role", "aria-label"},
-    "table": {"class"}, "caption": set(), "colgroup": set(), "col": set(), "thead": set(), "tbody": set(),
+    "table": {"class"}, "caption": set(), "colgroup": set(), "col": set(), "thead": set(), "tbody": {"class"},
     "tr": {"class"}, "th": {"scope", "class", "title", "colspan"}, "td": {"class", "data-v"}, "span": {"class", "data-c"}, "br": {"class"},
     "p": {"class"}, "h1": set(), "h2": set(), "article": {"class"}, "dl": set(), "dt": set(), "dd": set(),
 }
 FRAGMENT_TAGS = {"table": set(), "thead": set(), "tbody": set(), "tr": set(), "th": {"align", "colspan"},
                  "td": {"align", "colspan"}, "details": {"open"}, "summary": set(), "br": set()}
-CLASS = re.compile(r"^(d|t\d+|pg|z|w2|scroll|r|n|f\d+|g|t|note|row|lb)( (d|t\d+|pg|z|w2))*$")
+CLASS = re.compile(r"^(d|t\d+|pg|z|w2|scroll|r|n|f\d+|g|t|c|l|note|row|lb)( (d|t\d+|b|pg|z|w2))*$")
 # A page's marks (O6): a number's sort key, or empty for a placeholder; the control a visible
 # escape stands for.
 VALUES = {"data-v": re.compile(r"^([-+]?[0-9]*\.?[0-9]*([eE][-+]?[0-9]+)?)$"), "data-c": re.compile(r"^[0-9a-f]{1,4}$")}

@@ -31,9 +31,17 @@ extension HTMLRenderer {
 
     /// The page's style: the rules every page has, then each table's columns (`tableRules`) and
     /// the classes that pad a number's shorter fraction (`f1` …).
+    ///
+    /// The columns' widths (`--w0` …) are registered as lengths, so each is worked out once, on
+    /// its table, in the table's font: left as text, a bold heading or total cell would count its
+    /// `ch` in bold and be wider than the cells under it.
     static func style(_ plan: LayoutPlan) -> String {
         var css = baseStyle
         let tables = plan.mode == .pages ? plan.bands : plan.mode == .table ? [plan.columns] : []
+        let widths = tables.map(\.count).filter { $0 <= widestStyled }.max() ?? 0
+        for k in 0..<widths {
+            css += "@property --w\(k){syntax:\"<length>\";inherits:true;initial-value:0px}"
+        }
         var pads = 0
         for (t, columns) in tables.enumerated() {
             css += tableRules(columns, index: t)
@@ -49,11 +57,14 @@ extension HTMLRenderer {
     static let widestStyled = 1000
 
     /// One table's rules: each column's width (its natural width, a text column at most 50% of
-    /// the container, W3, and the first column at most 25% once scrolled right), right alignment
-    /// with tabular figures for numbers (C2), and each column's label for the printed list report.
+    /// the container, W3, and the first column at most 25% once scrolled right) for its `<col>`
+    /// and, on screen, where rows are blocks, for its cells; right alignment with tabular figures
+    /// for numbers (C2), and each column's label for the printed list report (a total row's
+    /// first cell too: there it is not the block's title).
     static func tableRules(_ columns: [ColumnLayout], index t: Int) -> String {
         guard columns.count <= widestStyled else { return ".t\(t){table-layout:auto}" }
         var css = ""
+        var cells = ""
         var variables = ""
         var sum = "var(--k)"
         let measure = DisplayWidth(ambiguousIsWide: false)
@@ -67,23 +78,31 @@ extension HTMLRenderer {
             sum += " + var(--w\(k))"
             let nth = ":nth-child(\(k + 1) of :not(.k))"
             css += ".t\(t)>colgroup>col\(nth){width:var(--w\(k))}"
+            cells += ".t\(t) tr>\(nth){width:var(--w\(k))}"
             if column.alignment == .right {
                 css += ".t\(t) tr>\(nth){text-align:right;font-variant-numeric:tabular-nums}"
             }
-            if k > 0 {
-                css += "@media print{.t\(t):not(.pg) td\(nth)::before{content:\"\(HTMLText.cssString(column.heading))\"}}"
-            }
+            let cell = k > 0 ? "td" : "tr.t>td"
+            css += "@media print{.t\(t):not(.pg) \(cell)\(nth)::before{content:\"\(HTMLText.cssString(column.heading))\"}}"
         }
         if let first = columns.first, first.alignment == .left {
             css += ".right>.t\(t){--w0:min(calc(\(first.width) * 1.08ch + 1.3em + 4px),25cqw)}"
         }
-        return ".t\(t){\(variables)width:calc(\(sum))}" + css
+        return ".t\(t){\(variables)width:calc(\(sum))}" + css + "@media not print{\(cells)}"
     }
 
     /// The rules every page has: colours (light and dark, from the reader's setting), the table
     /// (sticky header with its shadow once rows slide under it, sticky first column, one-line
-    /// cells cut with `…` or, under `--wrap 2`, held to two lines, two-line headings, zebra rows), notes, the list report, the row's sheet,
-    /// and print, where the table becomes the list report (pages stay tables).
+    /// cells cut with `…` or, under `--wrap 2`, held to two lines, two-line headings, zebra rows),
+    /// notes, the list report, the row's sheet, and print, where the table becomes the list report
+    /// (pages stay tables; a total row is a block titled with its label, its sums each after
+    /// their column's label).
+    ///
+    /// On screen a table whose columns' widths the style holds (`b`) is laid out as blocks, not
+    /// as a table: the header a sticky block, each `<tbody>` a block whose rows (a flex row of
+    /// cells of their column's width) the browser lays out only near the screen
+    /// (`content-visibility: auto`, which a table's row group does not take), counting it
+    /// `rowsPerBody` rows tall until then. Browsers keep the table's roles for its readers.
     static let baseStyle = """
         :root{color-scheme:light dark;--bg:#fff;--fg:#1f2328;--muted:#59636e;--line:#d1d9e0;--head:#f6f8fa;--stripe:#f3f5f8;--hover:#e8f0fe;--shadow:rgba(31,35,40,.3);--k:0px}\
         @media (prefers-color-scheme:dark){:root{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--line:#3d444d;--head:#161b22;--stripe:#131920;--hover:#1c2a3f;--shadow:rgba(0,0,0,.7)}}\
@@ -93,6 +112,17 @@ extension HTMLRenderer {
         h1{font-size:1.25rem;margin:0 0 .5rem}\
         .scroll{overflow:auto;max-height:calc(100vh - 5rem);container-type:inline-size;border:1px solid var(--line);border-radius:6px;margin:0 0 .5rem}\
         .d{border-collapse:separate;border-spacing:0;table-layout:fixed}\
+        @media not print{\
+        .b,.b>caption{display:block}\
+        .b>colgroup{display:none}\
+        .b>thead{display:block;position:sticky;top:0;z-index:2}\
+        .b>tbody{display:block;content-visibility:auto;contain-intrinsic-height:auto calc(\(rowsPerBody) * (1.45em + .6rem + 1px))}\
+        .b.w2>tbody{contain-intrinsic-height:auto calc(\(rowsPerBody) * (2.9em + .6rem + 1px))}\
+        .b tr{display:flex}\
+        .b tr>*{flex:none}\
+        .b thead th:not(.k){display:flex;flex-direction:column;justify-content:flex-end}\
+        .b tr.g>th{flex:auto;width:auto!important}\
+        }\
         caption{text-align:left;font-weight:600;font-size:1.1rem;padding:.4rem .6rem}\
         .d th,.d td{padding:.3rem .65rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;background:var(--bg)}\
         .d td{white-space:pre;overflow:hidden;text-overflow:ellipsis}\
@@ -143,6 +173,12 @@ extension HTMLRenderer {
         .d:not(.pg) td>span{display:inline;-webkit-line-clamp:none}\
         .d:not(.pg) td::before{display:inline-block;min-width:12em;padding-right:1em;color:#555;font-weight:400}\
         .d:not(.pg) td::after{content:none!important}\
+        .d:not(.pg) tr.t{display:flex;flex-direction:column}\
+        .d:not(.pg) tr.t>td:not(.l){font-weight:400}\
+        .d:not(.pg) tr.t>td:empty{display:none}\
+        .d:not(.pg) tr.t>.l{order:-1;font-weight:600}\
+        .d:not(.pg) tr.t>.l::before{content:none!important}\
+        .d:not(.pg) tr.t:not(:has(>.l))::before{content:"\(HTMLText.cssString(Layout.totalLabel))";font-weight:600}\
         .pg{table-layout:auto;width:auto!important}\
         .pg th,.pg td{position:static;white-space:pre-wrap;box-shadow:none!important}\
         .pg>thead{display:table-header-group}\

@@ -8,6 +8,11 @@
 /// `<tbody>` per group (its heading row, its rows, its total row); a list report is a block per
 /// row; pages are a table per band; notes follow. Every text is escaped (`HTMLText`), nothing is
 /// cut: the browser fits the cells and the row's sheet shows them whole.
+///
+/// On a page a group's rows are split into `<tbody>` elements of `rowsPerBody` rows (those after
+/// the first `class="c"`, continuing the group), so that the browser lays out only those near the
+/// screen (the style's `content-visibility`, `HTMLRenderer+Page.swift`): a page of 100,000 rows
+/// opens in about the time it takes to read it.
 final class HTMLRenderer: Renderer {
     let plan: LayoutPlan
     let out: OutputBuffer
@@ -29,6 +34,8 @@ final class HTMLRenderer: Renderer {
     /// Tables begun so far (the page's style has rules for each, `.t0`, `.t1`, …).
     var tables = 0
     var groupsDrawn = 0
+    /// Rows drawn in the current group (or table), for the page's row groups of `rowsPerBody`.
+    var rowsInGroup = 0
     /// The fragment: a table is still open (its notes go in it as rows).
     var tableOpen = false
     /// The fragment: `<details>` elements open (the title's, a band's caption).
@@ -87,6 +94,7 @@ final class HTMLRenderer: Renderer {
         try closeFragmentTable()
         self.columns = columns
         groupsDrawn = 0
+        rowsInGroup = 0
         let caption = plan.mode == .table ? title : caption
         if fragment {
             if let caption, plan.mode == .pages {
@@ -106,7 +114,9 @@ final class HTMLRenderer: Renderer {
         } else {
             try write("<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"")
             try out.write(HTMLText.escaped(caption ?? title ?? "Table", lineBreaks: false))
-            try out.write("\">\n<table class=\"d t\(tables)\(plan.mode == .pages ? " pg" : "")\(zebra ? " z" : "")\(wrap ? " w2" : "")\">\n")
+            // `b`: its columns' widths are the style's, so the screen lays it out in blocks.
+            let blocks = columns.count <= Self.widestStyled ? " b" : ""
+            try out.write("\">\n<table class=\"d t\(tables)\(blocks)\(plan.mode == .pages ? " pg" : "")\(zebra ? " z" : "")\(wrap ? " w2" : "")\">\n")
             if let caption {
                 try write("<caption>")
                 try escaped(caption)
@@ -129,6 +139,10 @@ final class HTMLRenderer: Renderer {
     /// row's `</tr>` ends it): a quarter fewer bytes for a table of short cells. The row's end tag
     /// stays, so the line feed after it is not in the last cell's text.
     func row(_ fields: Fields) throws(OutputError) {
+        if rowsInGroup > 0 && rowsInGroup % Self.rowsPerBody == 0 && !fragment {
+            try write("</tbody>\n<tbody class=\"c\">\n")
+        }
+        rowsInGroup += 1
         try write("<tr>")
         try slots.withUnsafeBufferPointer { (slots) throws(OutputError) in
             for k in 0..<slots.count {
@@ -210,6 +224,10 @@ final class HTMLRenderer: Renderer {
         try write("\"")
     }
 
+    /// Rows in each of a page's `<tbody>` elements (a group's last holds the rest). Even, so that
+    /// zebra stripes, counted in each (`:nth-child`), run on from one to the next.
+    static let rowsPerBody = 100
+
     /// The widest fraction padding a page has a class for (`f1` … `f24`); a number missing more
     /// of its column's fraction is right-aligned as it is.
     static let widestPad = 24
@@ -217,6 +235,7 @@ final class HTMLRenderer: Renderer {
     func groupHeading(_ text: String) throws(OutputError) {
         if groupsDrawn > 0 { try write("</tbody>\n<tbody>\n") }
         groupsDrawn += 1
+        rowsInGroup = 0
         try out.write(fragment ? "<tr><th colspan=\"\(columns.count)\" align=\"left\">" : "<tr class=\"g\"><th colspan=\"\(columns.count)\" scope=\"rowgroup\">")
         try escaped(text)
         try write("</th></tr>\n")
@@ -228,7 +247,8 @@ final class HTMLRenderer: Renderer {
         try write(fragment ? "<tr>" : "<tr class=\"t\">")
         for (k, cell) in cells.enumerated() {
             let right = k < columns.count && columns[k].alignment == .right
-            try write(fragment ? (right ? "<th align=\"right\">" : "<th align=\"left\">") : "<td>")
+            // On a page the label's cell is `l`: printed, it titles the row's block.
+            try write(fragment ? (right ? "<th align=\"right\">" : "<th align=\"left\">") : k == labelAt ? "<td class=\"l\">" : "<td>")
             try escaped(cell ?? (k == labelAt ? label : ""))
             try write(fragment ? "</th>" : "</td>")
         }
@@ -330,9 +350,13 @@ final class HTMLRenderer: Renderer {
         next.started = started
         next.tables = tables
         next.tableOpen = tableOpen
+        next.rowsInGroup = rowsInGroup
         return next
     }
 
-    /// Rows need nothing of the rows before them (stripes are the style's, by position).
-    func resume(atRow row: Int) {}
+    /// A row needs only its place in its group: where a new `<tbody>` begins (stripes are the
+    /// style's, by position).
+    func resume(atRow row: Int) {
+        rowsInGroup = row
+    }
 }
