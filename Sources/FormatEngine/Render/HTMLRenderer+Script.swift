@@ -11,7 +11,7 @@
 /// or Enter (a dialog with every field whole, a cell holding JSON as an outline of disclosure
 /// triangles); one row at a time is in the Tab order (the first at load, then the one last
 /// opened or moved to), and the Up and Down arrows move between rows. "Select rows" adds a
-/// checkbox column (only then: a cell more in every row is a layout of the whole table again)
+/// checkbox column (only then: a cell more in every row is work on every row)
 /// and a button copies the checked rows as CSV (RFC 4180) with their raw values, read back from
 /// the page's marks (`raw`: `<br class="r">` CR LF, `<span data-c>` the control its escape
 /// stands for); a cell cut with `…` shows its whole text on hover; the scroll box says when rows
