@@ -39,21 +39,25 @@ struct SaveDialect: Sendable, Equatable {
         let last = row.lastIndex(where: { $0 != 0x0A && $0 != 0x0D }) ?? -1
         let tail = Array(row[(last + 1)...])
         if !tail.isEmpty { lineEnding = tail.starts(with: [0x0D, 0x0A]) ? [0x0D, 0x0A] : [tail[0]] }
-        if case .delimited(let d) = kind {
-            let (quoted, total) = Self.quotedFields(row, d)
-            quoteAll = total > 0 && quoted == total
-        }
+        if case .delimited(let d) = kind { quoteAll = Self.quotesEveryField(row, d) }
     }
 
-    /// How many of a row's fields are quoted, and how many it has (UTF-8, up to its line break).
-    static func quotedFields(_ row: [UInt8], _ d: Dialect) -> (quoted: Int, total: Int) {
-        guard d.quoting else { return (0, 1) }
-        var quoted = 0, total = 0
+    /// A field as its row holds it: where its bytes are (its quotes with it) and whether it is quoted.
+    struct RawField: Equatable {
+        var range: Range<Int>
+        var quoted: Bool
+    }
+
+    /// The fields of `row` (UTF-8, from its first character) as written, up to the line break
+    /// that ends it (a quoted field may hold line breaks): the ranges join with one delimiter
+    /// between each two, and the last ends where the row's line break (if any) starts.
+    static func rawFields(_ row: [UInt8], _ d: Dialect) -> [RawField] {
+        var fields: [RawField] = []
         var i = 0
-        while i <= row.count {
-            total += 1
-            if i < row.count && row[i] == 0x22 {
-                quoted += 1
+        while true {
+            let start = i
+            let quoted = d.quoting && i < row.count && row[i] == 0x22
+            if quoted {
                 i += 1
                 while i < row.count {
                     if row[i] == 0x22 {
@@ -63,42 +67,77 @@ struct SaveDialect: Sendable, Equatable {
                     i += 1
                 }
             }
+            // After a closing quote, anything to the delimiter is the field's too (as the reader keeps it).
             while i < row.count && row[i] != d.delimiter && row[i] != 0x0A && row[i] != 0x0D { i += 1 }
-            if i >= row.count || row[i] != d.delimiter { break }
+            fields.append(RawField(range: start..<min(i, row.count), quoted: quoted))
+            guard i < row.count && row[i] == d.delimiter else { return fields }
             i += 1
         }
-        return (quoted, total)
+    }
+
+    /// Whether a row's fields are all quoted (UTF-8, up to its line break).
+    static func quotesEveryField(_ row: [UInt8], _ d: Dialect) -> Bool {
+        d.quoting && rawFields(row, d).allSatisfy(\.quoted)
     }
 
     // MARK: - Writing a row
 
-    /// A delimited row's fields as the file writes them, in UTF-8, without its line break: a field
-    /// quoted when it must be (it holds the delimiter, a quote, a line break, a backslash where
-    /// backslashes escape, or is a row's only field and empty) or when `quoteAll`.
+    /// A delimited row's fields as the file writes them, in UTF-8, without its line break (each
+    /// as `field` writes it; every one quoted when `quoteAll`).
     static func delimitedRow(_ fields: [[UInt8]], _ d: Dialect, quoteAll: Bool) -> [UInt8] {
         var out: [UInt8] = []
-        for (k, field) in fields.enumerated() {
+        for (k, value) in fields.enumerated() {
             if k > 0 { out.append(d.delimiter) }
-            let must = field.contains { $0 == d.delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D || ($0 == 0x5C && d.backslashEscapes) }
-                || (fields.count == 1 && field.isEmpty)
-            guard d.quoting && (must || quoteAll) else {
-                out.append(contentsOf: field)
-                continue
+            out += field(value, d, quote: quoteAll, only: fields.count == 1)
+        }
+        return out
+    }
+
+    /// One field as the file writes it, in UTF-8. Quoted when `quote`, or when it must be: it
+    /// holds the delimiter, a quote or a line break, or is its row's `only` field and empty. In
+    /// a dialect with backslash escapes (TSV) a field not asked to be quoted is escaped instead:
+    /// a tab, line feed, carriage return or backslash as `\t` `\n` `\r` `\\`, as the reader
+    /// decodes them; it is quoted only when escapes cannot say it (it starts with a quote, holds
+    /// a delimiter other than a tab, or is the only field and empty).
+    static func field(_ value: [UInt8], _ d: Dialect, quote: Bool, only: Bool) -> [UInt8] {
+        let emptyOnly = only && value.isEmpty
+        if d.backslashEscapes && !quote {
+            let must = value.first == 0x22 || emptyOnly || (d.delimiter != 0x09 && value.contains(d.delimiter))
+            if !must || !d.quoting { return escaped(value) }
+        }
+        let must = emptyOnly || value.contains { $0 == d.delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D || ($0 == 0x5C && d.backslashEscapes) }
+        guard d.quoting && (must || quote) else { return value }
+        var out: [UInt8] = [0x22]
+        for b in value {
+            out.append(b)
+            if b == 0x22 { out.append(b) }
+        }
+        out.append(0x22)
+        return out
+    }
+
+    /// `value` with a tab, line break or backslash written as its backslash escape.
+    private static func escaped(_ value: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(value.count)
+        for b in value {
+            switch b {
+            case 0x09: out += [0x5C, UInt8(ascii: "t")]
+            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
+            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
+            case 0x5C: out += [0x5C, 0x5C]
+            default: out.append(b)
             }
-            out.append(0x22)
-            for b in field {
-                out.append(b)
-                if b == 0x22 { out.append(b) }
-            }
-            out.append(0x22)
         }
         return out
     }
 
     /// Whether a field can be written in dialect `d` at all: without quoting, a delimiter or line
-    /// break in it cannot.
+    /// break in it cannot (but for what backslash escapes say: a tab, a line break).
     static func canWrite(_ field: [UInt8], _ d: Dialect) -> Bool {
-        d.quoting || !field.contains { $0 == d.delimiter || $0 == 0x0A || $0 == 0x0D }
+        if d.quoting { return true }
+        if d.backslashEscapes { return d.delimiter == 0x09 || !field.contains(d.delimiter) }
+        return !field.contains { $0 == d.delimiter || $0 == 0x0A || $0 == 0x0D }
     }
 
     /// `text` (UTF-8) in this file's encoding, appended to `out`.

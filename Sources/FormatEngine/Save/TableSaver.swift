@@ -153,11 +153,41 @@ struct TableSaver {
             // Fields padded for the change and left empty are not written (a short row stays short).
             while merged.count > fields.count, merged.last?.isEmpty == true { merged.removeLast() }
             guard merged != fields else { return nil }
-            // Blank lines before the row stay before it.
-            let lead = Array(original.prefix { $0 == 0x0A || $0 == 0x0D })
-            let quoting = SaveDialect.quotedFields(Array(original.dropFirst(lead.count)), d)
-            return .text(try encoded(lead, row: row, column: nil) + delimited(merged, d, quoteAll: quoting.total > 0 && quoting.quoted == quoting.total, row: row))
+            return try rewritten(original, fields: fields, as: merged, d, row: row)
         }
+    }
+
+    /// A delimited row's text (`original`, UTF-8: the blank lines before it, the row, its line
+    /// break) with its fields `fields` now `merged`: only the fields that changed are written
+    /// anew (quoted where they must be, or where the field was, or when the row quotes every
+    /// field); the others keep their bytes, the blank lines before it and its own line break stay.
+    private func rewritten(_ original: [UInt8], fields: [[UInt8]], as merged: [[UInt8]], _ d: Dialect, row: Int) throws(SaveError) -> Item {
+        let lead = original.prefix { $0 == 0x0A || $0 == 0x0D }
+        let body = Array(original[lead.count...])
+        var raw = SaveDialect.rawFields(body, d)
+        let contentEnd = raw.last?.range.upperBound ?? 0
+        // Read apart otherwise than the reader did (not expected): every field is written anew.
+        if raw.count != fields.count { raw = [] }
+        let quoteAll = !raw.isEmpty && raw.allSatisfy(\.quoted)
+        var text = Array(lead)
+        for (k, value) in merged.enumerated() {
+            if k > 0 { text.append(d.delimiter) }
+            if k < raw.count && value == fields[k] {
+                text += body[raw[k].range]
+                continue
+            }
+            guard SaveDialect.canWrite(value, d) else {
+                throw SaveError("\(name): row \(row), \(columnName(k)): a line break or delimiter cannot be written in this file's unquoted dialect")
+            }
+            _ = try encoded(value, row: row, column: k)
+            text += SaveDialect.field(value, d, quote: quoteAll || (k < raw.count && raw[k].quoted), only: merged.count == 1)
+        }
+        let ending = body[contentEnd...]
+        text += ending
+        let out = try encoded(text, row: row, column: nil)
+        guard ending.last == 0x0A || ending.last == 0x0D else { return .text(out) }
+        let breakLength = (ending.count >= 2 && ending[ending.endIndex - 2] == 0x0D && ending.last == 0x0A ? 2 : 1) * dialect.unit
+        return .ended(out, breakLength: breakLength)
     }
 
     /// An added row, in the file's dialect.

@@ -14,12 +14,18 @@ struct TableSaveTests {
         var delimiter: String
         var encoding: TextEncoding
         var bom: Bool
+        /// Every field quoted; else some quoted though they need not be (`partial`), or only
+        /// those that must be.
         var quoteAll: Bool
+        var partial = false
+        /// TSV written with backslash escapes (`\t` `\n` `\r` `\\`) rather than quotes.
+        var escapes = false
         var header: [String]
-        /// The header's line ending: what new and changed rows take.
+        var headerCells: [String] = []
+        /// The header's line ending: what added rows take.
         var lineEnding: String
-        /// Each row: its fields, whether all were quoted, the blank lines before it, its ending.
-        var rows: [(fields: [String], allQuoted: Bool, lead: String, ending: String)]
+        /// Each row: its fields, each field's text as written, the blank lines before it, its ending.
+        var rows: [(fields: [String], cells: [String], lead: String, ending: String)]
 
         var dialect: Dialect { tab ? .tsv : .csv(UInt8(ascii: Unicode.Scalar(delimiter) ?? ",")) }
 
@@ -43,20 +49,27 @@ struct TableSaveTests {
             }
         }
 
-        /// A row's text: a field quoted when it holds the delimiter, a quote or a line break, or
-        /// is a row's only field and empty; every field when `all`.
-        func rowText(_ fields: [String], all: Bool) -> (String, Bool) {
-            var quotedAll = !fields.isEmpty
-            let text = fields.map { f -> String in
-                let must = f.contains { String($0) == delimiter || $0 == "\"" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" } || (fields.count == 1 && f.isEmpty)
-                guard must || all else { quotedAll = false; return f }
-                return "\"" + f.replacing("\"", with: "\"\"") + "\""
-            }.joined(separator: delimiter)
-            return (text, quotedAll)
+        /// A field as written: quoted when asked, or when it holds the delimiter, a quote, a line
+        /// break (a backslash in TSV), or is a row's `only` field and empty. With `escapes` (TSV)
+        /// a field not asked to be quoted is escaped instead, and quoted only when it starts with
+        /// a quote or is the only field and empty.
+        func cell(_ f: String, quote: Bool, only: Bool, escapes: Bool) -> String {
+            let quoted = "\"" + f.replacing("\"", with: "\"\"") + "\""
+            if tab && escapes && !quote {
+                if f.hasPrefix("\"") || (only && f.isEmpty) { return quoted }
+                let map: [Unicode.Scalar: String] = ["\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\"]
+                return f.unicodeScalars.map { map[$0] ?? String($0) }.joined()
+            }
+            let must = f.unicodeScalars.contains { String($0) == delimiter || $0 == "\"" || $0 == "\n" || $0 == "\r" || (tab && $0 == "\\") } || (only && f.isEmpty)
+            return must || quote ? quoted : f
         }
 
-        var headerBytes: [UInt8] { byteOrderMark + encode(rowText(header, all: quoteAll).0 + lineEnding) }
-        func segment(_ k: Int) -> [UInt8] { encode(rows[k].lead + rowText(rows[k].fields, all: quoteAll).0 + rows[k].ending) }
+        /// Fields as a changed or added row writes them, where not kept: backslash escapes in TSV.
+        func newCell(_ f: String, quote: Bool, only: Bool) -> String { cell(f, quote: quote, only: only, escapes: true) }
+        static func quotesAll(_ cells: [String]) -> Bool { !cells.isEmpty && cells.allSatisfy { $0.hasPrefix("\"") } }
+
+        var headerBytes: [UInt8] { byteOrderMark + encode(headerCells.joined(separator: delimiter) + lineEnding) }
+        func segment(_ k: Int) -> [UInt8] { encode(rows[k].lead + rows[k].cells.joined(separator: delimiter) + rows[k].ending) }
         var bytes: [UInt8] { headerBytes + rows.indices.flatMap { segment($0) } }
         var options: FormatOptions {
             var o = FormatOptions()
@@ -76,13 +89,18 @@ struct TableSaveTests {
         case .cp1252: ["é", "€", "“q”"]
         default: ["東京", "😀", "é"]
         }
-        let pieces = ["a", "b c", "12", "-3.5", "", "x\"y", "two\nlines", "cr\r\nlf", delimiter, " pad "] + wide
+        let pieces = ["a", "b c", "12", "-3.5", "", "x\"y", "\"q", "two\nlines", "cr\r\nlf", "C:\\new", "t\tb", delimiter, " pad "] + wide
         let endings = ["\n", "\r\n"]
-        let mixed = rng.below(4) == 0
+        let mixed = rng.below(3) == 0
         let first = endings[rng.below(2)]
         let columns = rng.below(4) + 1
+        let style = rng.below(4)
         var g = Generated(tab: tab, delimiter: delimiter, encoding: encoding, bom: encoding != .latin1 && encoding != .cp1252 && rng.below(2) == 0,
-                          quoteAll: rng.below(4) == 0, header: (0..<columns).map { "col\($0)" }, lineEnding: first, rows: [])
+                          quoteAll: style == 0, partial: style == 1, escapes: tab && rng.below(2) == 0, header: (0..<columns).map { "col\($0)" }, lineEnding: first, rows: [])
+        func cells(_ fields: [String], _ rng: inout SplitMix64) -> [String] {
+            fields.map { g.cell($0, quote: g.quoteAll || (g.partial && rng.below(3) == 0), only: fields.count == 1, escapes: g.escapes) }
+        }
+        g.headerCells = cells(g.header, &rng)
         let count = rng.below(9)
         for k in 0..<count {
             // Ragged now and then: a field more or less.
@@ -90,7 +108,7 @@ struct TableSaveTests {
             let fields = (0..<n).map { _ in pieces[rng.below(pieces.count)] }
             let lead = rng.below(8) == 0 ? endings[rng.below(2)] : ""
             let ending = k == count - 1 && rng.below(3) == 0 ? "" : mixed ? endings[rng.below(2)] : first
-            g.rows.append((fields, g.rowText(fields, all: g.quoteAll).1, lead, ending))
+            g.rows.append((fields, cells(fields, &rng), lead, ending))
         }
         return g
     }
@@ -116,7 +134,7 @@ struct TableSaveTests {
     /// rows gone from both, no undo left).
     static func script(_ g: Generated, _ rng: inout SplitMix64, edits: inout RowEdits, model: inout [ModelRow], nextAdded: inout Int) {
         var undo: [[ModelRow]] = [], redo: [[ModelRow]] = []
-        let texts = ["new", "", "a,b", "q\"q", "line\nbreak", "42", "é", g.delimiter]
+        let texts = ["new", "", "a,b", "q\"q", "line\nbreak", "42", "é", g.delimiter, "back\\slash", "\"lead", "t\tb"]
         for _ in 0..<(rng.below(12) + 1) {
             let before = model
             var recorded = true
@@ -179,8 +197,10 @@ struct TableSaveTests {
     }
 
     /// The file the model says: the header as it was; each row kept, in the model's order; an
-    /// untouched row as its bytes were, a changed or added one written anew; the last row ending
-    /// as the file's last row did.
+    /// untouched row as its bytes were; a changed row with each field it did not change as its
+    /// bytes were, each it did written anew (quoted if it was, or if the row quotes every
+    /// field), and its own line ending; an added one written anew with the header's line ending;
+    /// the last row ending as the file's last row did.
     static func expectedBytes(_ g: Generated, _ model: [ModelRow]) -> [UInt8] {
         var out = g.headerBytes
         let kept = model.filter { !$0.deleted }
@@ -191,16 +211,17 @@ struct TableSaveTests {
                 let original = g.rows[row.id]
                 var fields = row.fields
                 while fields.count > original.fields.count, fields.last == "" { fields.removeLast() }
-                if fields == original.fields {
-                    var text = original.lead + g.rowText(original.fields, all: g.quoteAll).0
-                    text += original.ending.isEmpty ? (wantBreak ? g.lineEnding : "") : (wantBreak ? original.ending : "")
-                    out += g.encode(text)
-                } else {
-                    out += g.encode(original.lead + g.rowText(fields, all: original.allQuoted).0 + (wantBreak ? g.lineEnding : ""))
+                let all = Generated.quotesAll(original.cells)
+                let cells = fields.indices.map { f in
+                    f < original.fields.count && fields[f] == original.fields[f] ? original.cells[f]
+                        : g.newCell(fields[f], quote: all || (f < original.cells.count && original.cells[f].hasPrefix("\"")), only: fields.count == 1)
                 }
+                let ending = wantBreak ? (original.ending.isEmpty ? g.lineEnding : original.ending) : ""
+                out += g.encode(original.lead + cells.joined(separator: g.delimiter) + ending)
             } else {
                 let fields = (0..<max(g.header.count, row.fields.count)).map { $0 < row.fields.count ? row.fields[$0] : "" }
-                out += g.encode(g.rowText(fields, all: g.rowText(g.header, all: g.quoteAll).1).0 + (wantBreak ? g.lineEnding : ""))
+                let all = Generated.quotesAll(g.headerCells)
+                out += g.encode(fields.map { g.newCell($0, quote: all, only: fields.count == 1) }.joined(separator: g.delimiter) + (wantBreak ? g.lineEnding : ""))
             }
         }
         return out
