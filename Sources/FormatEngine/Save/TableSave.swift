@@ -48,7 +48,7 @@ package enum TableSave {
         try SaveFile.check(target, expected: expected)
         var saver = try makeSaver(input, options: options, rows: rows, loaded: loaded, columns: columns)
         saver.numbers = numbers
-        return try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try saver.write(edits, to: out) }
+        return try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try saver.write(edits, to: out, target: target) }
     }
 
     /// The saver for `input`: its dialect learned from its header, its rows found.

@@ -75,18 +75,23 @@ extension TableSaver {
         }
     }
 
-    /// Buffered writes to the new file, and copies from the old one in large blocks.
+    /// Buffered writes to the new file, and copies from the old one in large blocks. A failure
+    /// names the file: the one written (`target`, as the user named it) or the one read.
     final class Writer {
         private let out: Int32
         private let source: Int32
+        private let target: String
+        private let sourceName: String
         private var buffer: [UInt8] = []
         private var written: Int64 = 0
         private static let block = 1 << 22
         private lazy var chunk = [UInt8](repeating: 0, count: Self.block)
 
-        init(out: Int32, source: Int32) {
+        init(out: Int32, source: Int32, target: String, sourceName: String) {
             self.out = out
             self.source = source
+            self.target = target
+            self.sourceName = sourceName
             buffer.reserveCapacity(1 << 20)
         }
 
@@ -100,7 +105,7 @@ extension TableSaver {
             guard !range.isEmpty else { return }
             if range.count < 1 << 16 {
                 var bytes = [UInt8](repeating: 0, count: Int(range.count))
-                guard readFully(source, into: &bytes, count: Int(range.count), at: range.lowerBound) else { throw failure("read") }
+                guard readFully(source, into: &bytes, count: Int(range.count), at: range.lowerBound) else { throw readFailure() }
                 return try write(bytes)
             }
             try flush()
@@ -119,7 +124,7 @@ extension TableSaver {
             #endif
             while at < range.upperBound {
                 let n = Int(min(Int64(Self.block), range.upperBound - at))
-                guard readFully(source, into: &chunk, count: n, at: at) else { throw failure("read") }
+                guard readFully(source, into: &chunk, count: n, at: at) else { throw readFailure() }
                 try put(chunk, count: n)
                 at += Int64(n)
             }
@@ -133,10 +138,10 @@ extension TableSaver {
 
         private func put(_ bytes: [UInt8], count: Int) throws(SaveError) {
             let code = bytes.withUnsafeBytes { writeFully(out, from: $0.baseAddress, count: count, at: written) }
-            guard code == 0 else { throw SaveError("write error: \(systemMessage(code))") }
+            guard code == 0 else { throw SaveError("\(target): write error: \(systemMessage(code))") }
             written += Int64(count)
         }
 
-        private func failure(_ what: String) -> SaveError { SaveError("\(what) error: \(systemMessage(errno))") }
+        private func readFailure() -> SaveError { SaveError("\(sourceName): read error: \(systemMessage(errno))") }
     }
 }

@@ -24,11 +24,11 @@ struct TableSaver {
     /// The columns that hold numbers (JSON Lines: a number typed there is written bare).
     var numbers: Set<Int> = []
 
-    /// Writes the table, as `edits` make it, to `out`.
+    /// Writes the table, as `edits` make it, to `out`, the file `target` (its name for messages).
     /// - Throws: `SaveError` when a value cannot be written in the file's dialect or encoding, or
     ///   a read or write fails.
-    func write(_ edits: RowEdits, to out: Int32) throws(SaveError) {
-        let writer = Writer(out: out, source: source)
+    func write(_ edits: RowEdits, to out: Int32, target: String) throws(SaveError) {
+        let writer = Writer(out: out, source: source, target: target, sourceName: name)
         let unit = Int64(dialect.unit)
         let headerEnd = boundary(spans.headerEnd)
         try writer.copy(0..<headerEnd)

@@ -101,7 +101,7 @@ extension ViewModel {
             if saving.noSaveInPlace == nil {
                 saving.expected = try TableSave.save(saving.input, options: saving.options, to: target, expected: expected, edits: edits, rows: loader.store.file.current, loaded: state.loaded, columns: columns, numbers: Set(state.profiles.indices.filter { state.profiles[$0].isNumeric }))
             } else {
-                saving.expected = try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try export(to: out, columns: columns) }
+                saving.expected = try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try export(to: out, target: target, columns: columns) }
             }
             // Saved under a name: the view now edits that file, and w saves there.
             saving.path = target
@@ -119,8 +119,8 @@ extension ViewModel {
     /// The rows as edited, in the input's delimiter (CSV for JSON), with a header unless it was
     /// read without one (a pipe or a compressed file, saved under a name: there is no file to
     /// copy rows from).
-    private func export(to out: Int32, columns: [String]) throws(SaveError) {
-        let writer = TableSaver.Writer(out: out, source: -1)
+    private func export(to out: Int32, target: String, columns: [String]) throws(SaveError) {
+        let writer = TableSaver.Writer(out: out, source: -1, target: target, sourceName: saving?.input.name ?? "")
         let dialect = loader.progress.dialect ?? Dialect.csv()
         if saving?.options.input.header ?? true {
             try writer.write(SaveDialect.delimitedRow(columns.map { Array($0.utf8) }, dialect, quoteAll: false) + [0x0A])

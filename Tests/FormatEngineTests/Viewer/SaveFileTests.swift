@@ -75,4 +75,52 @@ struct SaveFileTests {
         #expect(model.state.message == "saved to \(url.path)")
         #expect(try String(contentsOf: url, encoding: .utf8) == "a,b\n1,xQ\n2,y\n")
     }
+
+    @Test("V10: a file rewritten in place to the same size, its modification time set back (touch -d), is not written over: the save is refused, offering another name")
+    func sameSizeTimeSetBack() throws {
+        let url = try TableSaveCaseTests.file(Array(Self.text.utf8), "settime.csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let opened = SaveFile.identity(path: url.path)
+        var before = stat()
+        stat(url.path, &before)
+        // Another program changes a byte in place (same inode, same size), then restores the time.
+        let fd = open(url.path, O_WRONLY)
+        #expect(fd >= 0)
+        _ = pwrite(fd, "9", 1, 4)
+        close(fd)
+        #if canImport(Darwin)
+        var times = [before.st_atimespec, before.st_mtimespec]
+        #else
+        var times = [before.st_atim, before.st_mtim]
+        #endif
+        #expect(utimensat(AT_FDCWD, url.path, &times, 0) == 0)
+        var after = stat()
+        stat(url.path, &after)
+        #expect(FileIdentity(after) == FileIdentity(before), "size and modification time as they were")
+        do {
+            try TableSaveCaseTests.save(url, Self.edits(), rows: 2, columns: ["a", "b"], expected: opened)
+            Issue.record("saved over a file changed on disk")
+        } catch {
+            #expect(error.message == "\(url.path): changed on disk since it was opened; not written over (W saves under another name)")
+            #expect(error.offerSaveAs)
+        }
+        #expect(try String(contentsOf: url, encoding: .utf8) == "a,b\n9,x\n2,y\n")
+    }
+
+    #if os(Linux)
+    @Test("V10: a write that fails (no space left on the device) names the file written, in one line")
+    func writeErrorNamesFile() throws {
+        let fd = open("/dev/full", O_WRONLY)
+        try #require(fd >= 0)
+        defer { close(fd) }
+        let writer = TableSaver.Writer(out: fd, source: -1, target: "data.csv", sourceName: "data.csv")
+        do {
+            try writer.write(Array("a,b\n".utf8))
+            try writer.flush()
+            Issue.record("written to a full device")
+        } catch {
+            #expect(error.message == "data.csv: write error: No space left on device")
+        }
+    }
+    #endif
 }
