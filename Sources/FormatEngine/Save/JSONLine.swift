@@ -30,6 +30,17 @@ enum JSONLine {
         return line
     }
 
+    /// Why the member column `name` is in `line` is not clear (as `edited` would refuse a value
+    /// typed there), nil when it is (or the line is not an object).
+    static func unclear(_ line: [UInt8], name: String) -> String? {
+        do {
+            _ = try edited(line, changes: [(name: name, text: [0x30], number: false)])
+        } catch {
+            return error.reason
+        }
+        return nil
+    }
+
     /// A new row: each non-empty `(name, text)` as a member, a number as written, else a string.
     static func object(_ pairs: [Change]) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "{")]

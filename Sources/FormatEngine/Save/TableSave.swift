@@ -83,10 +83,7 @@ package enum TableSave {
             if let rows {
                 spans = RowSpans(rows)
             } else if kind == .jsonLines {
-                let size = Int(FileIdentity.of(file.fd)?.size ?? 0)
-                var bytes = [UInt8](repeating: 0, count: size)
-                guard size == 0 || readFully(file.fd, into: &bytes, count: size, at: file.start) else { throw SaveError("\(name): read error: \(systemMessage(errno))") }
-                spans = bytes.withUnsafeBufferPointer { RowSpans.lines($0, bom: bom) }
+                spans = try lineSpans(file, bom: bom, name: name)
             } else {
                 spans = try RowSpans.scan(input, options: options, choice: table.choice, bom: bom, limit: loaded)
             }
@@ -107,6 +104,14 @@ package enum TableSave {
         dialect.learn(fromFirstRow: try saver.text(of: first))
         saver = TableSaver(source: file.fd, size: size, bom: bom, spans: spans, dialect: dialect, choice: table.choice, columns: columns, name: name)
         return saver
+    }
+
+    /// The lines of a JSON Lines file, read whole.
+    static func lineSpans(_ file: RandomAccess, bom: Int, name: String) throws(SaveError) -> RowSpans {
+        let size = Int(FileIdentity.of(file.fd)?.size ?? 0)
+        var bytes = [UInt8](repeating: 0, count: size)
+        guard size == 0 || readFully(file.fd, into: &bytes, count: size, at: file.start) else { throw SaveError("\(name): read error: \(systemMessage(errno))") }
+        return bytes.withUnsafeBufferPointer { RowSpans.lines($0, bom: bom) }
     }
 
     /// The length of the byte-order mark `fd`'s file starts with in `encoding` (0: none).

@@ -5,7 +5,10 @@ extension ViewState {
     /// The table (or the sheet the editor was opened from) with the editor or question at the bottom.
     func editFrame(_ data: any ViewRows, _ prompt: EditPrompt) -> [String] {
         var lines: [String]
-        if case .field(let editor) = prompt, let scroll = editor.sheet {
+        var editor: FieldEditor?
+        if case .field(let e) = prompt { editor = e }
+        if case .interrupting(let e) = prompt { editor = e }
+        if let scroll = editor?.sheet {
             lines = detailFrame(data, scroll: scroll)
         } else {
             lines = tableFrame(data)
@@ -33,9 +36,10 @@ extension ViewState {
             let what = checked ? "\(TableFormatter.grouped(ids.count)) checked row\(ids.count == 1 ? "" : "s")" : "this row"
             return fitted("delete \(what)? y deletes (struck out until saved) · any other key keeps", style: s.status)
         case .quitting:
-            return fitted("unsaved changes: w saves and quits · q quits without saving · Esc stays", style: s.status)
-        case .interrupting:
-            return fitted("unsaved changes: Ctrl-C again quits without saving (exit 130) · w saves · Esc stays", style: s.status)
+            return fitted("unsaved changes: quit without saving? y quits without saving · w saves and quits · n stays", style: s.status)
+        case .interrupting(let editor):
+            let what = editor.map { $0.text != $0.original ? "the value being typed" + (unsaved ? " and unsaved changes" : "") : "unsaved changes" } ?? "unsaved changes"
+            return fitted("\(what): Ctrl-C again quits without saving (exit 130) · w saves · Esc stays", style: s.status)
         }
     }
 

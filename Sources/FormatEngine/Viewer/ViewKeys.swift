@@ -205,7 +205,7 @@ package enum ViewHelp {
         ("u Ctrl-R", "undo / redo"),
         ("w Ctrl-S  W", "save to the file (untouched rows kept as they were) / save as"),
         ("q", "quit, writing the selected rows (asks when edits are unsaved)"),
-        ("Ctrl-C", "quit without writing (exit 130; twice when edits are unsaved)"),
+        ("Ctrl-C", "quit without writing (exit 130; twice with edits unsaved or typed)"),
         ("Esc", "stop a sort, filter or search; clear the search; leave a sheet"),
         ("mouse", "wheel scrolls; click a heading to sort, a row to open it"),
     ]

@@ -11,6 +11,9 @@ package final class ViewSaving {
     let noSaveInPlace: String?
     /// Why the table cannot be edited at all (a JSON document), nil when it can.
     let readOnly: String?
+    /// JSON Lines (whose lines are found, once, when a field is first edited).
+    let jsonLines: Bool
+    private var lines: RowSpans?
 
     /// Saving for `input`, read with `options`. A regular file is looked at once more (its header,
     /// through a descriptor of its own) to tell a JSON document from JSON Lines.
@@ -20,11 +23,14 @@ package final class ViewSaving {
         path = input.path
         expected = input.path.flatMap { SaveFile.identity(path: $0) }
         var reason: String?
+        var lines = false
         // Only a regular file: a named pipe opened again would lose the rows read from it.
         if input.isRereadable, let path = input.path, let again = try? FileInput(path: path), again.isRereadable, var table = try? TableInput(again, options: options.input) {
             reason = Self.readOnly(&table, path: path)
+            lines = table.choice.format == .json || table.choice.format == .jsonl
         }
         readOnly = reason
+        jsonLines = lines && reason == nil
         noSaveInPlace = TableSave.refusal(input, format: nil)
     }
 }
@@ -48,6 +54,22 @@ extension ViewSaving {
     }
 }
 
+extension ViewSaving {
+    /// JSON Lines: why row `id`'s member `name` cannot be edited — which member of its line it
+    /// is, is not clear (a key twice…), so a save would refuse it — nil when it can.
+    func unclearMember(row id: Int, name: String) -> String? {
+        guard jsonLines, id >= 0, let file = (input as? RandomlyReadable)?.randomAccess else { return nil }
+        if lines == nil { lines = try? TableSave.lineSpans(file, bom: TableSave.byteOrderMark(file.fd, .utf8), name: input.name) }
+        guard let lines, id < lines.count else { return nil }
+        let end = id + 1 < lines.count ? lines.start(id + 1) : lines.end
+        let start = lines.start(id)
+        var line = [UInt8](repeating: 0, count: Int(end - start))
+        guard readFully(file.fd, into: &line, count: line.count, at: start) else { return nil }
+        guard let reason = JSONLine.unclear(Array(line.prefix { $0 != 0x0A }), name: name) else { return nil }
+        return "this field is read-only: \(reason), so which value it is, is not clear (a save could not write it)"
+    }
+}
+
 extension ViewModel {
     /// Lets the view edit and save `input` (the executable calls it as the view opens).
     package func enableSaving(_ input: any InputProvider, options: FormatOptions) {
@@ -55,6 +77,13 @@ extension ViewModel {
         self.saving = saving
         state.editing.readOnly = saving.readOnly
         state.editing.noSaveInPlace = saving.noSaveInPlace
+        if saving.jsonLines {
+            state.editing.locked = { [weak self] id, source in
+                guard let self, let saving = self.saving else { return nil }
+                let names = self.loader.progress.columns
+                return names.indices.contains(source) ? saving.unclearMember(row: id, name: names[source]) : nil
+            }
+        }
     }
 
     /// Whether edits are waiting to be saved.

@@ -13,6 +13,9 @@ struct EditSession {
     /// Fields typed that do not fit their column's kind (letters in a number column): kept as
     /// typed, marked. Row id → input columns.
     var misfits: [Int: Set<Int>] = [:]
+    /// Why field (row id, input column) cannot be edited, nil when it can (JSON Lines: a member
+    /// that is not clear); set by the model, which reads the file.
+    var locked: ((Int, Int) -> String?)?
 }
 
 /// A save the keys ask for: to the file, or under a name; then leave (`q` answered `w`).
@@ -41,8 +44,9 @@ enum EditPrompt: Equatable {
     case deleting([Int], checked: Bool)
     /// `q` with unsaved changes: w saves and quits, q quits, Esc stays.
     case quitting
-    /// `Ctrl-C` with unsaved changes: `Ctrl-C` again quits without saving.
-    case interrupting
+    /// `Ctrl-C` with unsaved changes (or text typed in the field editor, which goes on when the
+    /// answer is not to quit): `Ctrl-C` again quits without saving.
+    case interrupting(FieldEditor?)
     /// `W`: the name to save under.
     case saveAs([Character], quit: Bool)
 }
@@ -86,11 +90,14 @@ extension ViewState {
         if unsaved { mode = .edit(.quitting) } else { exit = .quit }
     }
 
-    /// `Ctrl-C`: leave without writing; with unsaved changes, only when pressed again.
+    /// `Ctrl-C`: leave without writing; with unsaved changes, or text typed in the field editor
+    /// (not yet kept), only when pressed again.
     mutating func interruptKey() {
         guard exit == nil else { return }
-        if unsaved, mode != .edit(.interrupting) {
-            mode = .edit(.interrupting)
+        var editor: FieldEditor?
+        if case .edit(.field(let e)) = mode { editor = e }
+        if unsaved || editor.map({ $0.text != $0.original }) == true {
+            mode = .edit(.interrupting(editor))
         } else {
             exit = .interrupt
         }
@@ -106,6 +113,10 @@ extension ViewState {
         // right --encoding): the editor would write U+FFFD in their place, so it does not open.
         guard !text.unicodeScalars.contains("\u{FFFD}") else {
             message = "this field holds bytes that are not text here (shown as �): it cannot be edited; open the file with --encoding (latin1, cp1252…)"
+            return
+        }
+        if let why = editing.locked?(id, source) {
+            message = why
             return
         }
         var scroll: Int?
@@ -247,10 +258,15 @@ extension ViewState {
             case .character("q"), .character("y"): exit = .quit
             default: break
             }
-        case .interrupting:
-            mode = .table
+        case .interrupting(let editor):
+            // Not quitting: back to the editor, its text as typed.
+            mode = editor.map { .edit(.field($0)) } ?? .table
             if key == .control("c") { exit = .interrupt }
-            if key == .character("w") { editing.request = .save(quit: false) }
+            if key == .character("w") {
+                // The text typed is kept (as Enter would), then saved.
+                if var editor { _ = fieldKey(.enter, &editor) }
+                editing.request = .save(quit: false)
+            }
         case .saveAs(var name, let quit):
             switch key {
             case .escape, .control("g"): mode = .table

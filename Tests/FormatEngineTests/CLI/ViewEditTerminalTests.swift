@@ -110,7 +110,7 @@ struct ViewEditTerminalTests {
         session.send("e")
         session.send("x\r")
         session.send("q")
-        #expect(session.read(until: "unsaved changes: w saves and quits"))
+        #expect(session.read(until: "quit without saving?"))
         session.send("\u{1B}")
         session.send("\u{03}")
         #expect(session.read(until: "Ctrl-C again"))

@@ -177,7 +177,7 @@ struct ViewEditTests {
         model.handle(.enter)
         Self.type(model, "q")
         #expect(model.exit == nil)
-        #expect(Self.plain(model).last?.hasPrefix("unsaved changes: w saves and quits") == true)
+        #expect(Self.plain(model).last?.hasPrefix("unsaved changes: quit without saving? y quits without saving") == true)
         model.handle(.escape)
         #expect(model.exit == nil)
         model.handle(.control("c"))
