@@ -181,7 +181,8 @@ extension ViewState {
         return going(count)
     }
 
-    /// `ids` (a set of row numbers below `rows`) listed in `order` (nil: input order): 1 bit a row.
+    /// `ids` (a set of row numbers below `rows`, and added rows: negative) listed in `order`
+    /// (nil: input order, which has no added rows): 1 bit a row.
     static func reorder(_ ids: [Int32], along order: [Int32]?, rows: Int) -> [Int32] {
         var member = [UInt64](repeating: 0, count: (rows + 63) / 64)
         for id in ids where id >= 0 && Int(id) < rows { member[Int(id) >> 6] |= 1 << UInt64(id & 63) }
@@ -189,7 +190,8 @@ extension ViewState {
         var out: [Int32] = []
         out.reserveCapacity(ids.count)
         if let order {
-            for id in order where Int(id) < rows && kept(id) { out.append(id) }
+            let added = Set(ids.filter { $0 < 0 })
+            for id in order where id < 0 ? added.contains(id) : Int(id) < rows && kept(id) { out.append(id) }
         } else {
             for id in 0..<Int32(rows) where kept(id) { out.append(id) }
         }

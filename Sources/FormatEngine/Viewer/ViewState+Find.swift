@@ -33,6 +33,9 @@ extension ViewState {
         } else if work.orderStamp != orderStamp {
             f.ids = Self.reorder(f.ids, along: order, rows: loaded)
         }
+        // The rows added in the view, and the edits' order when it is the view's.
+        let added = addedMatching(match, data: data).ids
+        if !added.isEmpty || (order == nil && editing.edits.reorders) { f.ids = listedInView(f.ids + added) }
         filter = f
         current = focused.flatMap { nextKept(from: $0, base: base) } ?? 0
         top = max(0, current - bodyLines / 2)
@@ -91,6 +94,9 @@ extension ViewState {
         guard case .search(let text) = work.kind, let match = work.match else { return }
         var s = Search(text: text, match: match, hits: hits, cells: cells)
         if work.rows < loaded { Self.mark(&s, rows: work.rows..<loaded, sources: columns.map(\.source), data: data) }
+        let added = addedMatching(match, data: data)
+        s.added = Set(added.ids.map(Int.init))
+        s.cells += added.cells
         search = s
         findNext(forward: true, data: data, including: true)
     }
@@ -130,7 +136,7 @@ extension ViewState {
         for step in 0...n {
             let row = forward ? (current + step) % n : ((current - step) % n + n) % n
             let id = self.id(at: row)
-            guard id >= 0, id < search.hits.count, search.hits[id] else { continue }
+            guard id >= 0 ? id < search.hits.count && search.hits[id] : search.added.contains(id) else { continue }
             let record = data.record(id)
             let matching = record.withFields { fields in
                 columns.indices.filter { search.match.matches(fields[columns[$0].source]) }

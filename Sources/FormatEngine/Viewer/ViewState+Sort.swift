@@ -51,7 +51,7 @@ extension ViewState {
         pendingSort = nil
         setOrder(groups.map { $0.arrange((0..<Int32(loaded)).map { $0 }) })
         if var f = filter {
-            f.ids = Self.reorder(f.ids, along: order, rows: loaded)
+            f.ids = listedInView(f.ids)
             filter = f
         }
         keepInSight(focused)
@@ -72,16 +72,18 @@ extension ViewState {
         start(work)
     }
 
-    /// A sort's answer: the new order (and the filter's rows in it); the current row stays the
-    /// current row, at its place in the new order.
-    mutating func applySorted(_ work: ViewWork, order sorted: [Int32], kept: [Int32]?) {
+    /// A sort's answer: the new order, the rows added in the view placed in it by value (and the
+    /// filter's rows in it); the current row stays the current row, at its place in the new order.
+    mutating func applySorted(_ work: ViewWork, order input: [Int32], kept: [Int32]?, data: any ViewRows) {
         guard case .sort(let column, let descending) = work.kind else { return }
         let focused = count > 0 ? id(at: current) : nil
+        let sorted = placingAdded(in: input, source: work.source, numeric: work.numeric, descending: descending, data: data)
+        let addedKept: [Int32] = (self.filter?.ids ?? []).filter { id in id < 0 }
         setOrder(sorted)
         sort = (column, descending)
         if var f = filter {
             // A filter cleared meanwhile is gone; one kept is listed in the new order.
-            f.ids = kept ?? Self.reorder(f.ids, along: sorted, rows: loaded)
+            f.ids = addedKept.isEmpty ? kept ?? Self.reorder(f.ids, along: sorted, rows: loaded) : Self.reorder((kept ?? f.ids) + addedKept, along: sorted, rows: loaded)
             filter = f
         }
         keepInSight(focused)

@@ -35,7 +35,7 @@ extension ViewState {
             return
         case .sorted(_, let order, let kept):
             self.running = nil
-            applySorted(work, order: order, kept: kept)
+            applySorted(work, order: order, kept: kept, data: data)
         case .filtered(_, let ids):
             self.running = nil
             applyFiltered(work, ids: ids, data: data)

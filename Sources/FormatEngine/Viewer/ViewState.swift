@@ -42,6 +42,8 @@ struct ViewState {
         var match: TextMatch
         var hits: [Bool]
         var cells: Int
+        /// The rows added in the view that hold a match.
+        var added: Set<Int> = []
     }
 
     // MARK: Settings

@@ -196,7 +196,8 @@ extension ViewWork {
             }
         }
         guard scanned else { return nil }
-        let ids: [Int32] = order.map { $0.filter { keep[Int($0)] } } ?? keep.indices.compactMap { keep[$0] ? Int32($0) : nil }
+        // An order may hold added rows (negative ids): the view looks at those itself.
+        let ids: [Int32] = order.map { $0.filter { $0 >= 0 && Int($0) < rows && keep[Int($0)] } } ?? keep.indices.compactMap { keep[$0] ? Int32($0) : nil }
         return .filtered(id: id, ids: ids)
     }
 
