@@ -23,23 +23,29 @@ extension ViewState {
         let added = editing.edits.addedIDs
         guard !added.isEmpty, groups == nil else { return sorted }
         func value(_ id: Int32) -> RowOrder.Value? { data.record(Int(id)).withFields { source < $0.count ? RowOrder.value($0, source, numeric: numeric) : nil } }
-        // The added rows in their own order first, then each found in `sorted` past the one before.
-        var arrivals = added.map { (id: Int32($0), value: value(Int32($0))) }
-        arrivals.sort { RowOrder.before($0.value, $1.value, descending: descending) ?? false }
+        let arrivals = added.map { (id: Int32($0), value: value(Int32($0))) }
+        return Self.merge(arrivals, into: sorted, descending: descending, value: value)
+    }
+
+    /// `arrivals` placed in `order` (sorted by `value`): each after the rows it does not come
+    /// before — sorted among themselves first, then each found by a binary search past the one
+    /// before it, and the whole merged in one pass.
+    static func merge(_ arrivals: [(id: Int32, value: RowOrder.Value?)], into order: [Int32], descending: Bool, value: (Int32) -> RowOrder.Value?) -> [Int32] {
+        let arrivals = arrivals.sorted { RowOrder.before($0.value, $1.value, descending: descending) ?? false }
         var out: [Int32] = []
-        out.reserveCapacity(sorted.count + arrivals.count)
+        out.reserveCapacity(order.count + arrivals.count)
         var taken = 0
         for arrival in arrivals {
-            var low = taken, high = sorted.count
+            var low = taken, high = order.count
             while low < high {
                 let middle = (low + high) / 2
-                if RowOrder.before(arrival.value, value(sorted[middle]), descending: descending) == true { high = middle } else { low = middle + 1 }
+                if RowOrder.before(arrival.value, value(order[middle]), descending: descending) == true { high = middle } else { low = middle + 1 }
             }
-            out += sorted[taken..<low]
+            out += order[taken..<low]
             out.append(arrival.id)
             taken = low
         }
-        out += sorted[taken...]
+        out += order[taken...]
         return out
     }
 
