@@ -140,4 +140,27 @@ struct ViewEditTerminalTests {
         let saved = try String(contentsOf: url, encoding: .utf8)
         #expect(saved == Self.text(rows).replacingOccurrences(of: "x\ndyw", with: "\"x\ndyw\""), "\(saved.debugDescription)")
     }
+
+    @Test("V10: a value typed, Ctrl-C, Esc: the text is still there; Enter and w save it, the row keeping its quotes and CR LF in an LF file: git diff shows that line alone")
+    func typedTextKeptAndDialect() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-edit-\(getpid())-dialect.csv")
+        let text = "id,name,qty\n1,\"apple\",3\r\n2,\"pear\",4\n"
+        try text.write(to: url, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let session = try Session(["--view", "always", url.path], width: 120, height: 10)
+        #expect(session.read(until: "row 1 of 2"))
+        session.send("ll")
+        session.send("e")
+        session.send("\u{15}30")
+        session.send("\u{03}")
+        #expect(session.read(until: "the value being typed: Ctrl-C again"))
+        session.send("\u{1B}")
+        session.send("\r")
+        #expect(session.read(until: "1 changed"))
+        session.send("w")
+        #expect(session.read(until: "saved to"))
+        session.send("q")
+        #expect(session.wait() == 0)
+        #expect(try String(contentsOf: url, encoding: .utf8) == "id,name,qty\n1,\"apple\",30\r\n2,\"pear\",4\n")
+    }
 }
