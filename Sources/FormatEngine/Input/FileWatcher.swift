@@ -4,11 +4,11 @@ import Glibc
 import Darwin
 #endif
 
-/// Waits for a followed file to change (I10): inotify on Linux (the file, and its directory for a
-/// file created again under its name), kqueue on macOS (the open file, and its directory), else a
-/// short sleep. Every wait also ends when `stop` is readable (a Ctrl-C while printing, P5), and
-/// after at most `recheck` milliseconds, so a change no event reports (another machine writing a
-/// shared file) is still found. Nothing spins: an idle follow wakes once a `recheck`.
+/// Waits for a followed file to change (I10): inotify on Linux (each open file, and the folder
+/// for a file created again under its name), kqueue on macOS (the same), else a short sleep.
+/// Every wait also ends when `stop` is readable (a Ctrl-C while printing, P5), and after at most
+/// `recheck` milliseconds, so a change no event reports (another machine writing a shared file)
+/// is still found. Nothing spins: an idle follow wakes once a `recheck`.
 final class FileWatcher {
     /// The longest wait: the file is looked at again then even if no event came.
     static let recheck = 1000
@@ -17,54 +17,83 @@ final class FileWatcher {
 
     private let stop: Int32
     private var events: Int32 = -1
+    /// Each open file watched: its descriptor, and the inotify watch or the kqueue's descriptor.
+    private var watched: [(file: Int32, watch: Int32)] = []
     #if canImport(Darwin)
-    private var watched: [Int32] = []
+    private var directoryWatch: Int32 = -1
     #endif
 
-    /// A watcher of the file at `path` (open as `fd`); `stop` (-1: none) ends a wait when readable.
+    /// A watcher of the file open as `fd`, and of the folder of `path` (nil: a file known only by
+    /// its descriptor, standard input); `stop` (-1: none) ends a wait when readable.
     /// - Parameter events: false looks every `pollInterval` instead (tests of the fallback).
-    init(path: String, fd: Int32, stop: Int32, events useEvents: Bool = true) {
+    init(path: String?, fd: Int32, stop: Int32, events useEvents: Bool = true) {
         self.stop = stop
         #if canImport(Glibc)
         if useEvents { events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+        if events >= 0, let path {
+            _ = inotify_add_watch(events, Self.directory(of: path), UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE))
+        }
         #elseif canImport(Darwin)
         if useEvents { events = kqueue() }
+        if events >= 0, let path {
+            directoryWatch = open(Self.directory(of: path), O_EVTONLY)
+            if directoryWatch >= 0 { register(directoryWatch) }
+        }
+        if events >= 0 && stop >= 0 {
+            var change = kevent(ident: UInt(stop), filter: Int16(EVFILT_READ), flags: UInt16(EV_ADD), fflags: 0, data: 0, udata: nil)
+            _ = kevent(events, &change, 1, nil, 0, nil)
+        }
         #endif
-        watch(path: path, fd: fd)
+        watch(fd)
     }
 
     deinit {
-        if events >= 0 { close(events) }
         #if canImport(Darwin)
-        for fd in watched { close(fd) }
+        for entry in watched { close(entry.watch) }
+        if directoryWatch >= 0 { close(directoryWatch) }
         #endif
+        if events >= 0 { close(events) }
     }
 
     /// Whether events are had (else each wait is a sleep of `pollInterval`).
     var hasEvents: Bool { events >= 0 }
 
-    /// Watches `path` (a file newly opened as `fd`, after a rotation) and its directory.
-    func watch(path: String, fd: Int32) {
+    /// Watches the file open as `fd` (the first, or one that came under the name), whatever its
+    /// name is now.
+    func watch(_ fd: Int32) {
         guard events >= 0 else { return }
-        let directory = Self.directory(of: path)
         #if canImport(Glibc)
-        let fileMask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVE_SELF | IN_DELETE_SELF)
-        let directoryMask = UInt32(IN_CREATE | IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE)
-        _ = inotify_add_watch(events, path, fileMask)
-        _ = inotify_add_watch(events, directory, directoryMask)
+        // The descriptor's link names the open file itself, even one renamed or removed since.
+        let mask = UInt32(IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE | IN_MOVE_SELF | IN_DELETE_SELF)
+        let watch = inotify_add_watch(events, "/proc/self/fd/\(fd)", mask)
+        if watch >= 0 { watched.append((fd, watch)) }
         #elseif canImport(Darwin)
-        for fd in watched { close(fd) }
-        watched = [dup(fd), open(directory, O_EVTONLY)].filter { $0 >= 0 }
-        var changes = watched.map { descriptor in
-            kevent(ident: UInt(descriptor), filter: Int16(EVFILT_VNODE), flags: UInt16(EV_ADD | EV_CLEAR),
-                   fflags: UInt32(NOTE_WRITE | NOTE_EXTEND | NOTE_ATTRIB | NOTE_DELETE | NOTE_RENAME), data: 0, udata: nil)
-        }
-        if stop >= 0 {
-            changes.append(kevent(ident: UInt(stop), filter: Int16(EVFILT_READ), flags: UInt16(EV_ADD), fflags: 0, data: 0, udata: nil))
-        }
-        _ = kevent(events, changes, Int32(changes.count), nil, 0, nil)
+        let watch = dup(fd)
+        guard watch >= 0 else { return }
+        register(watch)
+        watched.append((fd, watch))
         #endif
     }
+
+    /// Stops watching the file open as `fd` (read to its end and closed).
+    func forget(_ fd: Int32) {
+        guard let index = watched.firstIndex(where: { $0.file == fd }) else { return }
+        let entry = watched.remove(at: index)
+        #if canImport(Glibc)
+        // The same file watched under another descriptor shares the watch: it is kept then.
+        if !watched.contains(where: { $0.watch == entry.watch }) { _ = inotify_rm_watch(events, entry.watch) }
+        #elseif canImport(Darwin)
+        close(entry.watch)  // its kqueue registration goes with it
+        #endif
+    }
+
+    #if canImport(Darwin)
+    private func register(_ descriptor: Int32) {
+        var change = kevent(ident: UInt(descriptor), filter: Int16(EVFILT_VNODE), flags: UInt16(EV_ADD | EV_CLEAR),
+                            fflags: UInt32(NOTE_WRITE | NOTE_EXTEND | NOTE_ATTRIB | NOTE_DELETE | NOTE_RENAME), data: 0, udata: nil)
+        _ = kevent(events, &change, 1, nil, 0, nil)
+    }
+    #endif
 
     /// Waits until an event comes, `stop` is readable, or `milliseconds` pass (at most `recheck`).
     func wait(milliseconds: Int) {

@@ -4,113 +4,21 @@ import Glibc
 import Darwin
 #endif
 
-/// `--follow FILE` (I10): a file read to its end and then watched for more, as `tail -F` does.
-/// It reads as a pipe would (never again from its start, never at an end until `stop`), so the
-/// view spools it and the printer streams it (V9, P5).
-public final class FollowedFile: InputProvider, @unchecked Sendable {
-    public let name: String
-    public let path: String?
-    public let isRereadable = false
-    private let stop: Int32
-    private let skipsRepeatedHeader: Bool
-    private let news = Locked<String?>(nil)
-    /// A path that is not a regular file: its descriptor, opened at once, until `open()` takes it.
-    private let isPipe: Bool
-    private let pipeFD: Locked<Int32>
-    /// Called on the reading thread with each piece of news (printed: on standard error).
-    public var onNotice: ((String) -> Void)?
-
-    /// The file at `path`, opened now to say at once when it cannot be (exit 66).
-    /// - Parameters:
-    ///   - stop: a descriptor whose becoming readable ends the input (Ctrl-C while printing);
-    ///     -1 for none.
-    ///   - skipsRepeatedHeader: after a truncation or rotation, a first line equal to the first
-    ///     file's first line (a CSV header written again) is not read as a row.
-    public init(path: String, stop: Int32 = -1, skipsRepeatedHeader: Bool) throws(InputError) {
-        let fd = try Self.openPipe(path)  // what cannot be opened is said now, not once the view is open
-        isPipe = fd >= 0
-        pipeFD = Locked(fd)
-        self.path = path
-        name = path
-        self.stop = stop
-        self.skipsRepeatedHeader = skipsRepeatedHeader
-    }
-
-    deinit { if pipeFD.current >= 0 { close(pipeFD.current) } }
-
-    /// A path that is not a regular file (a named pipe, `/dev/stdin`, `<(…)`) is read as a pipe, to
-    /// its end: never sought, watched, or taken as truncated. It is opened without waiting for a
-    /// writer (a blocking open would be restarted after SIGINT, so Ctrl-C could not end it), and
-    /// kept open: opening it again could miss a writer that has come and gone.
-    /// - Returns: its descriptor, or -1 for a regular file (opened by `open()`).
-    private static func openPipe(_ path: String) throws(InputError) -> Int32 {
-        let fd = openFollowed(path, flags: O_NONBLOCK)
-        guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: path) }
-        var info = stat()
-        let kind = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : S_IFDIR
-        if kind == S_IFDIR {
-            close(fd)
-            throw InputError(.cannotOpen, "cannot open: is a directory", source: path)
-        }
-        guard kind != S_IFREG else {
-            close(fd)
-            return -1
-        }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
-        return fd
-    }
-
-    public func open() throws(InputError) -> any ByteSource {
-        if isPipe {
-            let fd = pipeFD.withLock { fd in defer { fd = -1 }; return fd }
-            guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: read once already", source: name) }
-            return FollowSource(fd: fd, path: nil, name: name, stop: stop, skipsRepeatedHeader: false) { _ in }
-        }
-        let fd = openFollowed(path ?? "")
-        guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: name) }
-        return FollowSource(fd: fd, path: path, name: name, stop: stop, skipsRepeatedHeader: skipsRepeatedHeader) { [self] text in
-            news.withLock { $0 = text }
-            onNotice?(text)
-        }
-    }
-
-    /// What the file did last that the reader noticed: `log.csv was truncated: read from its
-    /// start`, `log.csv was replaced: read from the new file's start`; nil before any.
-    public var notice: String? { news.current }
-}
-
-/// Standard input followed (`tail -f log | tablefmt --follow`): read as a pipe, its end also
-/// when `stop` is readable (P5).
-public struct FollowedInput: InputProvider {
-    public let name = "<stdin>"
-    public let path: String? = nil
-    public let isRereadable = false
-    let stop: Int32
-
-    public init(stop: Int32) { self.stop = stop }
-
-    public func open() throws(InputError) -> any ByteSource {
-        FollowSource(fd: 0, path: nil, name: name, stop: stop, skipsRepeatedHeader: false, owned: false) { _ in }
-    }
-}
-
-private func openFollowed(_ path: String, flags: Int32 = 0) -> Int32 { open(path, O_RDONLY | O_CLOEXEC | flags) }
-
 /// The bytes of a followed file (or pipe): at the file's end it waits (`FileWatcher`) for more;
-/// a file truncated, or replaced under its name (renamed away and created again: log rotation),
-/// is read again from its start, its news told. A last line without its line feed waits for it;
-/// one left so by a rotation is ended with one, so no row is lost or joined to the next file's.
+/// a file truncated, rewritten, or replaced under its name (log rotation, `FollowFiles`) is read
+/// again from its start, its news told. A last line without its line feed waits for it; one left
+/// so by a rotation is ended with one, so no row is lost or joined to the next file's.
 final class FollowSource: ByteSource {
-    private var fd: Int32
-    private let path: String?
+    /// A pipe's descriptor (-1 for a file, read through `files`).
+    private let pipe: Int32
+    /// A regular file's reading: by name when it has one, else by its descriptor.
+    private let files: FollowFiles?
     private let name: String
     private let stop: Int32
     private let owned: Bool
     private let tell: (String) -> Void
-    private var watcher: FileWatcher?
-    /// The open file's device and inode, and how far it has been read.
-    private var identity: (dev: UInt64, ino: UInt64)?
-    private var offset: Int64 = 0
+    /// The last read found the open file's end: what changed there is looked at before the next.
+    private var atEnd = false
     /// The file's code units (UTF-16's two bytes), told from the first bytes read.
     private var units: FollowUnits?
     /// A new file's first bytes are being read: a byte order mark there is dropped.
@@ -127,29 +35,26 @@ final class FollowSource: ByteSource {
     /// once its line feed comes (or the input truly ends); dropped at `stop`, never a row (I10).
     private var partial: [UInt8] = []
 
+    /// Follows `fd`: a regular file by offset (watched by `path` when it has one: rotation is
+    /// followed then), anything else as a pipe, to its writer's end.
     init(fd: Int32, path: String?, name: String, stop: Int32, skipsRepeatedHeader: Bool, owned: Bool = true, events: Bool = true,
          tell: @escaping (String) -> Void) {
-        self.fd = fd
-        self.path = path
         self.name = name
         self.stop = stop
         self.owned = owned
         self.tell = tell
         headerDone = !skipsRepeatedHeader
         header = skipsRepeatedHeader ? [] : nil
-        if let path {
-            identity = Self.identity(fd)
-            watcher = FileWatcher(path: path, fd: fd, stop: stop, events: events)
+        if FollowFiles.isRegular(fd) {
+            pipe = -1
+            files = FollowFiles(fd: fd, path: path, name: name, stop: stop, owned: owned, events: events, tell: tell)
+        } else {
+            pipe = fd
+            files = nil
         }
     }
 
-    deinit { if owned { close(fd) } }
-
-    private static func identity(_ fd: Int32) -> (dev: UInt64, ino: UInt64)? {
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return nil }
-        return (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
-    }
+    deinit { if owned && pipe >= 0 { close(pipe) } }
 
     /// Whether the stop descriptor is readable (Ctrl-C while printing).
     private var stopped: Bool {
@@ -160,22 +65,20 @@ final class FollowSource: ByteSource {
 
     var isReady: Bool {
         if ended || pendingLineFeed || !held.isEmpty || stopped || lineUnits.lastLineEnd(in: partial) != nil { return true }
-        guard path != nil else {
-            var request = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        guard let files else {
+            var request = pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
             return poll(&request, 1, 0) != 0
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return true }
-        return Int64(info.st_size) != offset || replacement() != nil
+        return files.isReady
     }
 
     func waitUntilReady(milliseconds: Int) -> Bool {
         if isReady { return true }
-        if path == nil {
-            var requests = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
-            _ = poll(&requests, stop >= 0 ? 2 : 1, Int32(clamping: milliseconds))
+        if let files {
+            files.watcher.wait(milliseconds: milliseconds)
         } else {
-            watcher?.wait(milliseconds: milliseconds)
+            var requests = [pollfd(fd: pipe, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+            _ = poll(&requests, stop >= 0 ? 2 : 1, Int32(clamping: milliseconds))
         }
         return isReady
     }
@@ -200,10 +103,15 @@ final class FollowSource: ByteSource {
                 held = []
                 continue
             }
+            if let files, let change = try atEnd ? files.changeAtEnd() : files.changeBeforeRead() {
+                atEnd = false
+                take(change)
+                continue
+            }
             let n = try readSome(into: buffer)
             if n < 0 { continue }  // interrupted, or stopped: looked at again
             if n > 0 {
-                offset += Int64(n)
+                atEnd = false
                 if units == nil { units = FollowUnits(start: UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
                 noteHeader(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 if checkingHeader || atNewStart {
@@ -215,15 +123,27 @@ final class FollowSource: ByteSource {
                 if out == 0 { continue }
                 return out
             }
-            guard path != nil else {
+            guard let files else {
                 ended = true  // a pipe's writer closed it: its last line, ended or not, is read
                 return handOutPartial(buffer)
             }
             if (checkingHeader || atNewStart) && !held.isEmpty { checkNewStart(ended: true) }
-            if try startAgainIfChanged() { continue }
-            watcher?.wait(milliseconds: FileWatcher.recheck)
+            // The first end found is looked at (`changeAtEnd`) and read again before waiting.
+            if atEnd { files.watcher.wait(milliseconds: FileWatcher.recheck) }
+            atEnd = true
         }
         return 0
+    }
+
+    /// A change found at the open file's end, told; the reading starts again where it says.
+    private func take(_ change: FollowFiles.Change) {
+        switch change {
+        case .truncated: restart("\(name) was truncated: read from its start")
+        case .rewritten: restart("\(name) was written again: read from its start")
+        case .replaced: restart("\(name) was replaced: read from the new file's start")
+        case .continued: tell("\(name) was replaced by a file that begins with what was read: read on from there")
+        case .lookAgain: break
+        }
     }
 
     /// `count` bytes just put in `buffer`: what ends with their last line feed is handed out (the
@@ -261,17 +181,14 @@ final class FollowSource: ByteSource {
 
     /// One read: a pipe's waits for bytes or `stop` first (a read cannot be interrupted reliably).
     private func readSome(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        if path == nil {
-            var requests = [pollfd(fd: fd, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&requests, stop >= 0 ? 2 : 1, -1)
-            if ready < 0 || requests[0].revents == 0 { return stopped || ready < 0 ? -1 : 0 }
-        }
-        while true {
-            let n = systemRead(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 { return n }
-            if errno == EINTR { return -1 }
-            throw InputError(.readFailed, "read error: \(systemMessage(errno))", source: name)
-        }
+        if let files { return try files.read(into: buffer) }
+        var requests = [pollfd(fd: pipe, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
+        let ready = poll(&requests, stop >= 0 ? 2 : 1, -1)
+        if ready < 0 || requests[0].revents == 0 { return stopped || ready < 0 ? -1 : 0 }
+        let n = systemRead(pipe, buffer.baseAddress, buffer.count)
+        if n >= 0 { return n }
+        if errno == EINTR { return -1 }
+        throw InputError(.readFailed, "read error: \(systemMessage(errno))", source: name)
     }
 
     /// The first file's first line is kept (up to 64 KiB), to know it when a new file repeats it.
@@ -324,38 +241,7 @@ final class FollowSource: ByteSource {
         }
     }
 
-    /// The file under `path` when it is another file than the one open (rotated); nil if not.
-    private func replacement() -> (dev: UInt64, ino: UInt64)? {
-        guard let path else { return nil }
-        var info = stat()
-        guard stat(path, &info) == 0 else { return nil }  // renamed away, not yet created again
-        let now = (UInt64(truncatingIfNeeded: info.st_dev), UInt64(truncatingIfNeeded: info.st_ino))
-        guard let identity, now != identity else { return nil }
-        return now
-    }
-
-    /// At the open file's end: truncated, it is read again from its start; replaced under its name,
-    /// the new file is opened and read from its start. - Returns: whether it was either.
-    private func startAgainIfChanged() throws(InputError) -> Bool {
-        var info = stat()
-        if fstat(fd, &info) == 0 && Int64(info.st_size) < offset {
-            guard lseek(fd, 0, SEEK_SET) == 0 else { throw InputError(.readFailed, "cannot seek: \(systemMessage(errno))", source: name) }
-            restart("\(name) was truncated: read from its start")
-            return true
-        }
-        guard replacement() != nil, let path else { return false }
-        let new = openFollowed(path)
-        guard new >= 0 else { return false }  // gone again: looked at after the next wait
-        close(fd)
-        fd = new
-        identity = Self.identity(new)
-        watcher?.watch(path: path, fd: new)
-        restart("\(name) was replaced: read from the new file's start")
-        return true
-    }
-
     private func restart(_ news: String) {
-        offset = 0
         pendingLineFeed = !partial.isEmpty
         atNewStart = true
         checkingHeader = headerDone && header?.isEmpty == false

@@ -57,8 +57,9 @@ struct FollowPrintTests {
         private var partial = ""
         var reaped = false
 
-        /// Starts `tablefmt arguments`, its standard input a pipe when `pipeInput`, else /dev/null.
-        init(_ arguments: [String], pipeInput: Bool = false) throws {
+        /// Starts `tablefmt arguments`, its standard input a pipe when `pipeInput`, else the file
+        /// `stdin` (/dev/null when nil).
+        init(_ arguments: [String], pipeInput: Bool = false, stdin: String? = nil) throws {
             var outEnds: [Int32] = [-1, -1], inEnds: [Int32] = [-1, -1]
             guard pipe(&outEnds) == 0, !pipeInput || pipe(&inEnds) == 0 else { throw POSIXError(.EIO) }
             errPath = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-follow-err-\(UUID().uuidString)").path
@@ -69,7 +70,7 @@ struct FollowPrintTests {
                 posix_spawn_file_actions_adddup2(&actions, inEnds[0], 0)
                 posix_spawn_file_actions_addclose(&actions, inEnds[1])
             } else {
-                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 0, stdin ?? "/dev/null", O_RDONLY, 0)
             }
             posix_spawn_file_actions_adddup2(&actions, outEnds[1], 1)
             posix_spawn_file_actions_addclose(&actions, outEnds[0])
@@ -223,6 +224,21 @@ struct FollowPrintTests {
         #expect(run.errors.contains("log.csv was replaced: read from the new file's start"))
         #expect(run.errors.contains("log.csv was truncated: read from its start"))
         try? FileManager.default.removeItem(at: dir)
+    }
+
+    @Test("I10: `--follow < file`: standard input that is a regular file is followed (appended rows read), not read to its end and left")
+    func standardInputFile() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("app.csv").path
+        try "name,qty\na,1\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let run = try Follower(["--follow", "--view", "never"], stdin: path)
+        #expect(run.read(rows: 1))
+        usleep(300_000)
+        Self.append("b,2\n", to: path)
+        #expect(run.read(rows: 2))
+        #expect(run.interrupt() == 0)
+        #expect(Self.rows(run.output) == ["a 1", "b 2"])
     }
 
     @Test("P5: rows from a pipe that pauses are printed within 100 ms of their line (median), in the first rows' widths; Ctrl-C ends it, exit 0")

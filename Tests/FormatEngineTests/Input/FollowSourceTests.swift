@@ -38,17 +38,8 @@ struct FollowSourceTests {
         let source = FollowSource(fd: open(path, O_RDONLY), path: path, name: "log.csv", stop: stop[0], skipsRepeatedHeader: skipsHeader, events: events) { news in
             result.news.withLock { $0.append(news) }
         }
-        let box = SourceBox(source)
         let done = DispatchSemaphore(value: 0)
-        DispatchQueue.global().async {
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                let n = (try? buffer.withUnsafeMutableBytes { try box.source.read(into: $0) }) ?? 0
-                if n == 0 { break }
-                result.bytes.withLock { $0.append(contentsOf: buffer[0..<n]) }
-            }
-            done.signal()
-        }
+        FollowPipeTests.readAll(SourceBox(source), into: result, done: done)
         for step in steps {
             step.change(path)
             let deadline = Date().addingTimeInterval(5)

@@ -1,0 +1,209 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The files a follow reads (I10): the open one, where it has been read to, and the files that
+/// came under its name since (log rotation), each opened as soon as it is seen and read in turn.
+/// It tells the reader what changed at the open file's end; the reader (`FollowSource`) makes
+/// lines of the bytes.
+final class FollowFiles {
+    /// What the open file did, found at its end.
+    enum Change: Equatable {
+        /// Cut below what was read: read again from its start.
+        case truncated
+        /// The bytes just before what was read are not the ones read (written again in place,
+        /// maybe longer than before): read again from its start.
+        case rewritten
+        /// The next file under the name is open, read from its start.
+        case replaced
+        /// The next file under the name begins with all that was read of the old one, which has
+        /// no name left (a copy saved over it, rows added): read on from there, nothing twice.
+        case continued
+        /// A later file has bytes: the open one is read once more to its end before it is left.
+        case lookAgain
+    }
+
+    /// A file's device and inode: what a name refers to.
+    struct Identity: Equatable {
+        let device: UInt64
+        let inode: UInt64
+    }
+
+    /// How many bytes before the read offset are kept to tell a rewrite.
+    static let tailLength = 4096
+    /// At most this many files wait their turn; past it the oldest waiting is passed over, said.
+    static let queueLimit = 16
+
+    private(set) var fd: Int32
+    private let path: String?
+    private let name: String
+    private let owned: Bool
+    private let tell: (String) -> Void
+    let watcher: FileWatcher
+    private var identity: Identity?
+    /// How far the open file has been read.
+    private(set) var offset: Int64
+    /// Up to `tailLength` bytes just before `offset`, as read.
+    private var tail: [UInt8] = []
+    /// Files that came under `path` after the open one, oldest first.
+    private var queued: [(fd: Int32, identity: Identity)] = []
+    /// A waiting file had bytes when looked at before the latest end of the open one was found.
+    private var nextHadBytes = false
+
+    /// The regular file open as `fd`, watched by `path` (nil: by its descriptor only).
+    init(fd: Int32, path: String?, name: String, stop: Int32, owned: Bool, events: Bool, tell: @escaping (String) -> Void) {
+        self.fd = fd
+        self.path = path
+        self.name = name
+        self.owned = owned
+        self.tell = tell
+        identity = Self.look(fd)?.identity
+        offset = max(0, Int64(lseek(fd, 0, SEEK_CUR)))  // standard input may be part read
+        watcher = FileWatcher(path: path, fd: fd, stop: stop, events: events)
+    }
+
+    deinit {
+        if owned { close(fd) }
+        for file in queued { close(file.fd) }
+    }
+
+    /// Whether `fd` is a regular file.
+    static func isRegular(_ fd: Int32) -> Bool {
+        var info = stat()
+        return fstat(fd, &info) == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    private static func look(_ fd: Int32) -> (identity: Identity, size: Int64)? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        return (Identity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino)), Int64(info.st_size))
+    }
+
+    private static func look(_ path: String) -> (identity: Identity, size: Int64)? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }  // renamed away, not yet created again
+        return (Identity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino)), Int64(info.st_size))
+    }
+
+    /// Whether a read would have bytes, or a change to tell.
+    var isReady: Bool {
+        guard let open = Self.look(fd) else { return true }
+        if open.size != offset || queued.contains(where: { (Self.look($0.fd)?.size ?? 0) > 0 }) { return true }
+        guard let path, let named = Self.look(path), named.identity != identity else { return false }
+        return named.size > 0 && !queued.contains { $0.identity == named.identity }
+    }
+
+    /// One read of the open file. - Returns: the count, 0 at its end, -1 when interrupted.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        let n = systemRead(fd, buffer.baseAddress, buffer.count)
+        if n < 0 {
+            if errno == EINTR { return -1 }
+            throw InputError(.readFailed, "read error: \(systemMessage(errno))", source: name)
+        }
+        guard n > 0 else { return 0 }
+        offset += Int64(n)
+        let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
+        if n >= Self.tailLength {
+            tail = Array(bytes.suffix(Self.tailLength))
+        } else {
+            tail.append(contentsOf: bytes)
+            if tail.count > Self.tailLength { tail.removeFirst(tail.count - Self.tailLength) }
+        }
+        lookForNewFile()  // a rotation while a backlog is read is seen now, not at its end
+        return n
+    }
+
+    /// Before a read: whether the open file still holds, just before `offset`, the bytes read
+    /// there; if not it was truncated (shorter than `offset`) or written again, and is read again
+    /// from its start.
+    func changeBeforeRead() throws(InputError) -> Change? {
+        guard !tail.isEmpty else { return nil }
+        var now = [UInt8](repeating: 0, count: tail.count)
+        let n = now.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset) - off_t(tail.count)) }
+        if n == tail.count && now == tail { return nil }
+        let shorter = (Self.look(fd)?.size ?? 0) < offset
+        try rewind()
+        return shorter ? .truncated : .rewritten
+    }
+
+    /// At the open file's end (the last read returned 0): what changed, nil if nothing.
+    func changeAtEnd() throws(InputError) -> Change? {
+        if let open = Self.look(fd), open.size < offset {
+            try rewind()
+            return .truncated
+        }
+        if let change = try changeBeforeRead() { return change }
+        lookForNewFile()
+        guard queued.contains(where: { (Self.look($0.fd)?.size ?? 0) > 0 }) else { return nil }
+        guard nextHadBytes else {
+            // Writes to the old file after the new one got bytes are read before it is left.
+            nextHadBytes = true
+            return .lookAgain
+        }
+        return try moveToNext()
+    }
+
+    private func rewind() throws(InputError) {
+        guard lseek(fd, 0, SEEK_SET) == 0 else { throw InputError(.readFailed, "cannot seek: \(systemMessage(errno))", source: name) }
+        offset = 0
+        tail = []
+    }
+
+    /// Opens the file now under the name when it is not one already open.
+    private func lookForNewFile() {
+        guard let path, let named = Self.look(path), named.identity != identity, !queued.contains(where: { $0.identity == named.identity }) else { return }
+        let new = openFollowed(path)
+        guard new >= 0 else { return }  // gone again: looked for at the next end
+        guard let opened = Self.look(new)?.identity, opened != identity, !queued.contains(where: { $0.identity == opened }) else {
+            close(new)
+            return
+        }
+        if queued.count == Self.queueLimit {
+            let passed = queued.removeFirst()
+            watcher.forget(passed.fd)
+            close(passed.fd)
+            tell("\(name) was replaced more than \(Self.queueLimit) times before it was read: a file under its name was passed over")
+        }
+        queued.append((new, opened))
+        watcher.watch(new)
+    }
+
+    /// Leaves the open file (read to its end) for the next that came under the name.
+    private func moveToNext() throws(InputError) -> Change {
+        let next = queued.removeFirst()
+        nextHadBytes = false
+        // Saved over (the old file has no name left: not a rotation, which keeps it under
+        // another) with what was read at its start: the rows after it are the new ones.
+        var info = stat()
+        let continues = fstat(fd, &info) == 0 && info.st_nlink == 0 && startsWithWhatWasRead(next.fd)
+        watcher.forget(fd)
+        if owned { close(fd) }
+        fd = next.fd
+        identity = next.identity
+        if continues {
+            guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { throw InputError(.readFailed, "cannot seek: \(systemMessage(errno))", source: name) }
+            return .continued
+        }
+        offset = 0
+        tail = []
+        return .replaced
+    }
+
+    /// Whether the file open as `other` begins with the `offset` bytes read of the open file.
+    private func startsWithWhatWasRead(_ other: Int32) -> Bool {
+        guard offset > 0, let size = Self.look(other)?.size, size >= offset else { return false }
+        let chunk = 1 << 16
+        var mine = [UInt8](repeating: 0, count: chunk), theirs = mine
+        var at: Int64 = 0
+        while at < offset {
+            let count = Int(min(Int64(chunk), offset - at))
+            let a = mine.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(at)) }
+            let b = theirs.withUnsafeMutableBytes { pread(other, $0.baseAddress, count, off_t(at)) }
+            guard a == count, b == count, mine[0..<count] == theirs[0..<count] else { return false }
+            at += Int64(count)
+        }
+        return true
+    }
+}

@@ -1,0 +1,97 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--follow FILE` (I10): a file read to its end and then watched for more, as `tail -F` does.
+/// It reads as a pipe would (never again from its start, never at an end until `stop`), so the
+/// view spools it and the printer streams it (V9, P5).
+public final class FollowedFile: InputProvider, @unchecked Sendable {
+    public let name: String
+    public let path: String?
+    public let isRereadable = false
+    private let stop: Int32
+    private let skipsRepeatedHeader: Bool
+    private let news = Locked<String?>(nil)
+    /// A path that is not a regular file: its descriptor, opened at once, until `open()` takes it.
+    private let isPipe: Bool
+    private let pipeFD: Locked<Int32>
+    /// Called on the reading thread with each piece of news (printed: on standard error).
+    public var onNotice: ((String) -> Void)?
+
+    /// The file at `path`, opened now to say at once when it cannot be (exit 66).
+    /// - Parameters:
+    ///   - stop: a descriptor whose becoming readable ends the input (Ctrl-C while printing);
+    ///     -1 for none.
+    ///   - skipsRepeatedHeader: after a truncation or rotation, a first line equal to the first
+    ///     file's first line (a CSV header written again) is not read as a row.
+    public init(path: String, stop: Int32 = -1, skipsRepeatedHeader: Bool) throws(InputError) {
+        let fd = try Self.openPipe(path)  // what cannot be opened is said now, not once the view is open
+        isPipe = fd >= 0
+        pipeFD = Locked(fd)
+        self.path = path
+        name = path
+        self.stop = stop
+        self.skipsRepeatedHeader = skipsRepeatedHeader
+    }
+
+    deinit { if pipeFD.current >= 0 { close(pipeFD.current) } }
+
+    /// A path that is not a regular file (a named pipe, `/dev/stdin`, `<(…)`) is read as a pipe, to
+    /// its end: never sought, watched, or taken as truncated. It is opened without waiting for a
+    /// writer (a blocking open would be restarted after SIGINT, so Ctrl-C could not end it), and
+    /// kept open: opening it again could miss a writer that has come and gone.
+    /// - Returns: its descriptor, or -1 for a regular file (opened by `open()`).
+    private static func openPipe(_ path: String) throws(InputError) -> Int32 {
+        let fd = openFollowed(path, flags: O_NONBLOCK)
+        guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: path) }
+        var info = stat()
+        let kind = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : S_IFDIR
+        if kind == S_IFDIR {
+            close(fd)
+            throw InputError(.cannotOpen, "cannot open: is a directory", source: path)
+        }
+        guard kind != S_IFREG else {
+            close(fd)
+            return -1
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+
+    public func open() throws(InputError) -> any ByteSource {
+        if isPipe {
+            let fd = pipeFD.withLock { fd in defer { fd = -1 }; return fd }
+            guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: read once already", source: name) }
+            return FollowSource(fd: fd, path: nil, name: name, stop: stop, skipsRepeatedHeader: false) { _ in }
+        }
+        let fd = openFollowed(path ?? "")
+        guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: name) }
+        return FollowSource(fd: fd, path: path, name: name, stop: stop, skipsRepeatedHeader: skipsRepeatedHeader) { [self] text in
+            news.withLock { $0 = text }
+            onNotice?(text)
+        }
+    }
+
+    /// What the file did last that the reader noticed: `log.csv was truncated: read from its
+    /// start`, `log.csv was replaced: read from the new file's start`; nil before any.
+    public var notice: String? { news.current }
+}
+
+/// Standard input followed (`tail -f log | tablefmt --follow`): read as a pipe, its end also
+/// when `stop` is readable (P5).
+public struct FollowedInput: InputProvider {
+    public let name = "<stdin>"
+    public let path: String? = nil
+    public let isRereadable = false
+    let stop: Int32
+
+    public init(stop: Int32) { self.stop = stop }
+
+    public func open() throws(InputError) -> any ByteSource {
+        FollowSource(fd: 0, path: nil, name: name, stop: stop, skipsRepeatedHeader: false, owned: false) { _ in }
+    }
+}
+
+func openFollowed(_ path: String, flags: Int32 = 0) -> Int32 { open(path, O_RDONLY | O_CLOEXEC | flags) }
