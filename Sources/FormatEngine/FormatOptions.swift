@@ -102,8 +102,8 @@ public struct FormatOptions: Sendable {
     public var explainLayout = false
     /// `--follow`: the input is watched for more rows after its end (V9, P5).
     public var follow = false
-    /// The headings drawn again before every this many rows (a followed table printed to a
-    /// terminal, P5); nil: once.
+    /// The headings drawn again before every this many lines of rows (a followed table printed
+    /// to a terminal, P5); nil: once.
     public var headingsEvery: Int?
 
     // Output

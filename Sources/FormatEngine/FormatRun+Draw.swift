@@ -16,7 +16,9 @@ extension FormatRun {
         case .table, .list:
             if plan.mode == .table { try renderer.beginTable(plan.columns, caption: nil) }
             var draw: TableFormatter.Draw = plan.mode == .table ? { (r, row) throws(OutputError) in try r.row(row) } : { (r, row) throws(OutputError) in try r.block(row) }
-            if plan.mode == .table, let every = options.headingsEvery { draw = Self.headingsAgain(every: every, columns: plan.columns, draw) }
+            if plan.mode == .table, let every = options.headingsEvery {
+                draw = Self.headingsAgain(every: every, rowLines: plan.cellLines, columns: plan.columns, out: out, draw)
+            }
             let grouped = externalGroups != nil || pieceGroups != nil || transforms.groupIndex != nil && holdAll
             if grouped {
                 if let pieceGroups {

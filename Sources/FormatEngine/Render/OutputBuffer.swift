@@ -153,8 +153,12 @@ public final class OutputBuffer {
         if pendingSpaces > 0 { try? flushSpaces() }
     }
 
+    /// Lines ended so far (a followed table's headings come again by them, P5).
+    public private(set) var lines = 0
+
     /// Ends the line, dropping held-back spaces.
     public func newline() throws(OutputError) {
+        lines &+= 1
         pendingSpaces = 0
         if count == capacity { try flush() }
         storage[count] = 0x0A

@@ -84,6 +84,28 @@ struct ViewFollowTerminalTests {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    @Test("P5: --wrap 2 printed to a terminal: the headings come again by lines, not rows, so each screenful of wrapped rows shows them")
+    func headingsEveryScreenfulWrapped() throws {
+        let dir = try P.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("app.csv").path
+        try "id,event\n1,one\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let session = try Session(["--follow", "--view", "never", "--wrap", "2", path], height: 8)
+        #expect(session.read(until: "one"))
+        for k in 2...13 { P.append("\(k),ev\(k) zz\n", to: path) }  // wider than the column: two lines each
+        #expect(session.read(until: "ev13"))
+        session.send("\u{03}")
+        #expect(session.wait() == 0)
+        let plain = session.screen.replacing(/\x{1B}\[[0-9;]*m/, with: "")
+        let lines = plain.split(separator: "\r\n").map(String.init)
+        #expect(lines.filter { $0.hasSuffix("zz") }.count == 12, "\(lines)")  // wrapped, not cut
+        // 8 lines: at most 5 lines of rows under each headings and rule, and no fewer than 4 (a
+        // wrapped row that might not fit goes under the next headings).
+        let headings = lines.indices.filter { lines[$0].hasPrefix("ID  Event") }
+        let gaps = zip(headings, headings.dropFirst()).map { $1 - $0 }
+        #expect(headings.count >= 4 && gaps.allSatisfy { (6...7).contains($0) }, "\(headings) \(lines)")
+    }
+
     @Test("V9: tail -f … | tablefmt: G at the end of a pipe follows its new rows, the status says following")
     func followPipe() throws {
         let dir = try P.folder()
