@@ -28,12 +28,12 @@ func installFollowStop() -> Int32 {
     return ends[0]
 }
 
-/// The input `--follow` reads (I10): a file watched by name, or standard input read as a pipe;
-/// `stop` (-1: none) ends it when readable.
+/// The input `--follow` reads (I10): a file watched by name, or standard input (a regular file
+/// by its descriptor, else read as a pipe); `stop` (-1: none) ends it when readable.
 func followedInput(_ file: String, _ options: FormatOptions, stop: Int32) throws(InputError) -> any InputProvider {
-    guard file != "-" else { return FollowedInput(stop: stop) }
     // A CSV or TSV header written again at the start of a rotated file is not a row.
     let json = options.inputFormat == .json || options.inputFormat == .jsonl || file.hasSuffix(".json") || file.hasSuffix(".jsonl") || file.hasSuffix(".ndjson")
+    guard file != "-" else { return FollowedFile(standardInput: stop, skipsRepeatedHeader: options.header && !json) }
     return try FollowedFile(path: file, stop: stop, skipsRepeatedHeader: options.header && !json)
 }
 

@@ -13,7 +13,7 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
     public let isRereadable = false
     private let stop: Int32
     private let skipsRepeatedHeader: Bool
-    private let news = Locked<String?>(nil)
+    private let news = Locked<FollowNotice?>(nil)
     /// A path that is not a regular file: its descriptor, opened at once, until `open()` takes it.
     private let isPipe: Bool
     private let pipeFD: Locked<Int32>
@@ -32,6 +32,18 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
         pipeFD = Locked(fd)
         self.path = path
         name = path
+        self.stop = stop
+        self.skipsRepeatedHeader = skipsRepeatedHeader
+    }
+
+    /// Standard input followed: a regular file by its descriptor (`tablefmt --follow < app.csv`),
+    /// else read as a pipe (`tail -f log | tablefmt --follow`), its end also when `stop` is
+    /// readable (P5). `skipsRepeatedHeader`: as for a file, after a truncation.
+    public init(standardInput stop: Int32, skipsRepeatedHeader: Bool) {
+        isPipe = false
+        pipeFD = Locked(-1)
+        path = nil
+        name = "<stdin>"
         self.stop = stop
         self.skipsRepeatedHeader = skipsRepeatedHeader
     }
@@ -66,32 +78,30 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
             guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: read once already", source: name) }
             return FollowSource(fd: fd, path: nil, name: name, stop: stop, skipsRepeatedHeader: false) { _ in }
         }
-        let fd = openFollowed(path ?? "")
-        guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: name) }
-        return FollowSource(fd: fd, path: path, name: name, stop: stop, skipsRepeatedHeader: skipsRepeatedHeader) { [self] text in
-            news.withLock { $0 = text }
-            onNotice?(text)
+        guard let path else {
+            return FollowSource(fd: 0, path: nil, name: name, stop: stop, skipsRepeatedHeader: skipsRepeatedHeader, owned: false, tell: told)
         }
+        let fd = openFollowed(path)
+        guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: name) }
+        return FollowSource(fd: fd, path: path, name: name, stop: stop, skipsRepeatedHeader: skipsRepeatedHeader, tell: told)
     }
 
-    /// What the file did last that the reader noticed: `log.csv was truncated: read from its
-    /// start`, `log.csv was replaced: read from the new file's start`; nil before any.
-    public var notice: String? { news.current }
+    /// A piece of news from the reader: kept, counted, and passed on.
+    private func told(_ text: String) {
+        news.withLock { $0 = FollowNotice(count: ($0?.count ?? 0) + 1, text: text) }
+        onNotice?(text)
+    }
+
+    /// What the file did last that the reader noticed (`log.csv was truncated: read from its
+    /// start`, `log.csv was replaced: read from the new file's start`), and how many such there
+    /// have been: the view says each, also one in the same words as the last; nil before any.
+    public var notice: FollowNotice? { news.current }
 }
 
-/// Standard input followed (`tail -f log | tablefmt --follow`): read as a pipe, its end also
-/// when `stop` is readable (P5).
-public struct FollowedInput: InputProvider {
-    public let name = "<stdin>"
-    public let path: String? = nil
-    public let isRereadable = false
-    let stop: Int32
-
-    public init(stop: Int32) { self.stop = stop }
-
-    public func open() throws(InputError) -> any ByteSource {
-        FollowSource(fd: 0, path: nil, name: name, stop: stop, skipsRepeatedHeader: false, owned: false) { _ in }
-    }
+/// A piece of a followed file's news (I10), and how many there have been.
+public struct FollowNotice: Equatable, Sendable {
+    public let count: Int
+    public let text: String
 }
 
 func openFollowed(_ path: String, flags: Int32 = 0) -> Int32 { open(path, O_RDONLY | O_CLOEXEC | flags) }

@@ -32,6 +32,9 @@ package final class ViewLoader: @unchecked Sendable {
         /// Since when (`milliseconds()`) the reader has waited for more, every row that came
         /// read (a pipe's or `--follow`'s writer paused); nil while rows come (V9).
         package var waitingSince: Int?
+        /// The rows read when the reader first waited for more: what a followed file held when
+        /// it was opened (V9: those rows are not new); nil before.
+        package var rowsAtFirstWait: Int?
     }
 
     package let store: RowStore
@@ -114,6 +117,7 @@ package final class ViewLoader: @unchecked Sendable {
                 progress.profiles = profiles
                 progress.changes += 1
                 progress.waitingSince = waiting ? Self.milliseconds() : nil
+                if waiting && progress.rowsAtFirstWait == nil { progress.rowsAtFirstWait = count }
             }
             lastPublish = Self.milliseconds()
             wake.current?()

@@ -5,18 +5,23 @@ extension ViewModel {
     /// `TableFormatter.windowPause`), and what the input says of itself (`--follow`: truncated,
     /// replaced). - Returns: whether anything changed.
     func takeFollowing() -> Bool {
-        let since = loader.progress.waitingSince
+        let progress = loader.progress
+        let since = progress.waitingSince
         let caughtUp = !state.loading ? false : since.map { ViewLoader.milliseconds() - $0 >= TableFormatter.windowPause } ?? false
         var changed = false
+        if state.follow.awaitingCatchUp, let rows = progress.rowsAtFirstWait {
+            state.fileRead(rows: rows)
+            changed = true
+        }
         if caughtUp != state.follow.caughtUp {
             state.follow.caughtUp = caughtUp
             state.takeNewRows(loader.store)
             handWork()
             changed = true
         }
-        if let notices, let notice = notices(), notice != noticed {
-            noticed = notice
-            state.message = notice
+        if let notices, let notice = notices(), notice.count != noticed {
+            noticed = notice.count
+            state.message = notice.text
             changed = true
         }
         return changed

@@ -32,8 +32,9 @@ package final class ViewModel {
     /// `--sort`'s first key, applied once its column is known (and every row read, V3).
     private var pendingSort: SortKey?
     /// What the input says of itself while it is followed (`--follow`: truncated, replaced, V9).
-    package var notices: (@Sendable () -> String?)?
-    var noticed: String?
+    package var notices: (@Sendable () -> FollowNotice?)?
+    /// How many of its notices the view has said.
+    var noticed = 0
 
     /// Takes in what the loader read and the runner said since the last call.
     /// - Returns: whether anything changed.

@@ -12,6 +12,9 @@ struct FollowState: Equatable {
     var started: Int?
     /// Rows read when the view last kept up with them: `+12 new rows` counts from here.
     var seen = 0
+    /// `--follow`: the rows the file held when it was opened are not new; `started` is set when
+    /// the reader has read them (`fileRead`).
+    var awaitingCatchUp = false
 }
 
 extension ViewState {
@@ -41,7 +44,10 @@ extension ViewState {
     /// `--follow`: the view opens at the last row, following.
     mutating func startFollowing() {
         current = max(0, count - 1)
-        if loading { setFollowing(true) }
+        if loading {
+            setFollowing(true)
+            follow.awaitingCatchUp = true
+        }
         clampPosition()
     }
 
@@ -70,6 +76,15 @@ extension ViewState {
             computed[k] = before.computed[k]
             if !resized { columns[k].width = computed[k] }
         }
+    }
+
+    /// `--follow FILE`: the reader has read the `rows` the file held when it was opened (it
+    /// first waited for more then); the rows after them are the new ones.
+    mutating func fileRead(rows: Int) {
+        guard follow.awaitingCatchUp else { return }
+        follow.awaitingCatchUp = false
+        follow.started = rows
+        follow.seen = max(follow.seen, rows)
     }
 
     /// Rows that came since the order was made take their places in it; the view follows them,
@@ -143,10 +158,10 @@ extension ViewState {
     var followNote: String? {
         guard loading, let started = follow.started else { return nil }
         if follow.following {
-            let new = max(0, loaded - started)
+            let new = follow.awaitingCatchUp ? 0 : max(0, loaded - started)
             return "following" + (new > 0 ? " · \(TableFormatter.grouped(new)) new" : "")
         }
-        let new = max(0, loaded - follow.seen)
+        let new = follow.awaitingCatchUp ? 0 : max(0, loaded - follow.seen)
         return new > 0 ? "+\(TableFormatter.grouped(new)) new row\(new == 1 ? "" : "s")" : nil
     }
 }

@@ -63,6 +63,24 @@ struct ViewFollowTerminalTests {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    @Test("V9/I10: --follow of a file of many rows: the rows it held when opened are not counted as new; a row appended after is")
+    func followBigFileCountsOnlyNew() throws {
+        let dir = try P.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("big.csv").path
+        try ("id,event\n" + (1...300_000).map { "\($0),e\($0)\n" }.joined()).write(toFile: path, atomically: false, encoding: .utf8)
+        let session = try Session(["--follow", path], width: 120, height: 12)
+        #expect(session.read(until: "row 300,000 of 300,000+", seconds: 20))
+        #expect(session.read(until: "following"))
+        session.drain(milliseconds: 400)
+        #expect(!session.screen.contains(" new"), "\(session.screen.suffix(300))")
+        P.append("300001,zqlate\n", to: path)
+        #expect(session.read(until: "zqlate"))
+        #expect(session.read(until: "following · 1 new"))
+        session.send("q")
+        #expect(session.wait() == 0)
+    }
+
     @Test("P5: printed to a terminal (--view never), a followed table draws its headings again every screenful")
     func headingsEveryScreenful() throws {
         let dir = try P.folder()

@@ -18,13 +18,13 @@ struct ViewFollowTests {
         var profiler: ColumnProfiler
         var read = 0
 
-        init(header: [String], rows: [[String]], width: Int = 60, height: Int = 10, first: Int) {
+        init(header: [String], rows: [[String]], width: Int = 60, height: Int = 10, first: Int, waiting: Bool = true) {
             self.header = header
             all = rows
             data = MemoryRows(rows)
             profiler = ColumnProfiler(columns: header, measure: DisplayWidth())
             state = ViewState(options: FormatOptions(), source: "log.csv", color: false, width: width, height: height)
-            arrive(first)
+            arrive(first, waiting: waiting)
         }
 
         /// `n` more rows read; `waiting`: the reader then waits for its writer (caught up).
@@ -224,5 +224,38 @@ struct ViewFollowTests {
         let current = view.state.current
         view.arrive(20)
         #expect(view.state.selected == selected && view.state.current == current)
+    }
+
+    @Test("V9/I10: --follow counts as new only the rows that come after the reader has caught up with what the file held")
+    func fileBacklogNotNew() {
+        var view = Growing(header: ["name", "qty"], rows: Self.numbered(200), first: 10, waiting: false)
+        view.state.startFollowing()
+        view.arrive(120, waiting: false)  // the file's rows, read in batches without a pause
+        #expect(view.status.contains("following") && !view.status.contains("new"), "\(view.status)")
+        view.arrive(0, waiting: true)
+        view.state.fileRead(rows: 130)  // the reader waited for more: the file is read
+        #expect(!view.status.contains("new"), "\(view.status)")
+        view.arrive(7)
+        #expect(view.status.contains("following · 7 new"), "\(view.status)")
+        view.press(.up)
+        view.arrive(3)
+        #expect(view.status.contains("+3 new rows"), "\(view.status)")
+    }
+
+    @Test("V9/I10: each piece of a followed file's news is said, also one in the same words as the last (a second rotation)")
+    func repeatedNoticesSaid() {
+        let model = ViewWorkTests.manual("name,qty\na,1\n")
+        let news = Locked<FollowNotice?>(nil)
+        model.notices = { news.current }
+        let replaced = "log.csv was replaced: read from the new file's start"
+        news.withLock { $0 = FollowNotice(count: 1, text: replaced) }
+        #expect(model.takeFollowing())
+        #expect(model.state.message == replaced)
+        model.state.message = nil  // a key put it away
+        #expect(!model.takeFollowing())
+        #expect(model.state.message == nil)
+        news.withLock { $0 = FollowNotice(count: 2, text: replaced) }
+        #expect(model.takeFollowing())
+        #expect(model.state.message == replaced)
     }
 }
