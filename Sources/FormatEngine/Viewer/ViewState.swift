@@ -111,6 +111,11 @@ struct ViewState {
 
     /// Unchecks `ids` (rows a save dropped: the selection no longer refers to them).
     mutating func unselect(_ ids: Set<Int32>) { selected.subtract(ids) }
+    /// Checks row `id`, or unchecks it when it is checked (Space).
+    mutating func toggleSelected(_ id: Int32) { if selected.remove(id) == nil { selected.insert(id) } }
+    /// Checks rows `ids` (`a`), or unchecks every row (`A`).
+    mutating func select(_ ids: some Sequence<Int32>) { selected.formUnion(ids) }
+    mutating func unselectAll() { selected.removeAll() }
     /// The sort, filter or search asked for and not yet answered (V8: off the key loop).
     var running: Running?
     /// Works asked for so far (each work's id is the count then).
@@ -130,6 +135,8 @@ struct ViewState {
     var focus = 0
     var left = 1
     private(set) var frozen = 1
+    /// Freezes the first `n` columns (`F` and a digit), at most as many as there are.
+    mutating func freeze(_ n: Int) { frozen = min(max(0, n), columns.count) }
     var mode: Mode = .table
     /// A one-off message for the status line (`no match`, …).
     var message: String?
@@ -254,174 +261,5 @@ struct ViewState {
         list.width = width
         sheet = Layout.plan(profiles, selection: shown, options: list)
         left = max(left, min(frozen, columns.count))
-    }
-
-    // MARK: - Keys
-
-    /// Whether the field editor is open.
-    var isFieldEditing: Bool {
-        if case .edit(.field) = mode { return true }
-        return false
-    }
-
-    /// What `key` does (V2–V6). `data` gives rows to sort, filter and search.
-    mutating func handle(_ key: ViewKey, data: any ViewRows) {
-        // Text pasted is for the field editor only: elsewhere it is not keys.
-        if case .paste = key, !isFieldEditing { return }
-        message = nil
-        if followKey(key) {
-            clampPosition(data)
-            return
-        }
-        switch mode {
-        case .table: tableKey(key, data: data)
-        case .detail(let scroll): detailKey(key, scroll: scroll, data: data)
-        case .help: mode = .table
-        case .prompt(let prompt, let text): promptKey(key, prompt: prompt, text: text, data: data)
-        case .edit(let prompt): editPromptKey(key, prompt)
-        case .freeze:
-            mode = .table
-            if case .character(let c) = key, let digit = c.wholeNumberValue {
-                frozen = min(digit, columns.count)
-                left = max(frozen, min(left, max(frozen, columns.count - 1)))
-                if frozen > 0 { focus = max(focus, 0) }
-                message = frozen == 0 ? "no column frozen" : "\(frozen) column\(frozen == 1 ? "" : "s") frozen"
-            }
-        }
-        if key == .control("c") { interruptKey() }
-        clampPosition(data)
-        noteFollowing()
-    }
-
-    private mutating func tableKey(_ key: ViewKey, data: any ViewRows) {
-        switch key {
-        case .down, .character("j"), .control("n"), .control("e"): current += 1
-        case .up, .character("k"), .control("p"), .control("y"): current -= 1
-        case .pageDown, .character("f"), .control("f"), .control("d"): page(+1)
-        case .pageUp, .character("b"), .control("b"), .control("u"): page(-1)
-        case .home, .character("g"): current = 0
-        case .end, .character("G"): current = count - 1
-        case .right, .character("l"): moveFocus(to: focus + 1)
-        case .left, .character("h"): moveFocus(to: focus - 1)
-        case .character("0"), .character("^"): moveFocus(to: 0)
-        case .character("$"): moveFocus(to: columns.count - 1)
-        case .wheelDown:
-            top += 3
-            current += 3
-        case .wheelUp:
-            top = max(0, top - 3)
-            current -= 3
-        case .character("F"): mode = .freeze
-        case .character("s"): cycleSort(column: focus)
-        case .character("<"): resize(focus, by: -2)
-        case .character(">"): resize(focus, by: +2)
-        case .character("="):
-            for k in columns.indices { columns[k].width = computed[k] }
-        case .enter: if count > 0 { mode = .detail(scroll: 0) }
-        case .character("/"): mode = .prompt(.search, "")
-        case .character("&"): mode = .prompt(.filter, "")
-        case .character("n"): findNext(forward: true, data: data)
-        case .character("N"): findNext(forward: false, data: data)
-        case .character(" "):
-            guard count > 0 else { return }
-            let id = Int32(self.id(at: current))
-            if selected.remove(id) == nil { selected.insert(id) }
-            current += 1
-        case .character("a"): for row in 0..<count { selected.insert(Int32(id(at: row))) }
-        case .character("A"): selected.removeAll()
-        case .character("?"): mode = .help
-        case .character("q"): quitKey()
-        case .escape:
-            // Esc stops the work running, the view as it was; else it clears the search.
-            if let running {
-                if running.work.kind == .group { groupsStopped = true }
-                cancelWork()
-            } else {
-                search = nil
-            }
-        case .click(let x, let y): click(x: x, y: y, data: data)
-        default: editKey(key, data: data)
-        }
-    }
-
-    private mutating func detailKey(_ key: ViewKey, scroll: Int, data: any ViewRows) {
-        let page = max(1, height - 2)
-        switch key {
-        case .right, .enter, .character("l"):
-            if keyed { sheetOpen = min(sheetOpen, outline(data).depth) + 1 } else if key == .enter { editKey(.character("e"), data: data) }
-        case .left, .character("h"):
-            if keyed { sheetOpen = max(1, min(sheetOpen, outline(data).depth) - 1) }
-        case .escape, .character("q"), .backspace: mode = .table
-        case .down, .character("j"):
-            if current + 1 < count { current += 1; mode = .detail(scroll: 0) }
-        case .up, .character("k"):
-            if current > 0 { current -= 1; mode = .detail(scroll: 0) }
-        case .pageDown, .character(" "), .character("f"), .control("f"), .wheelDown: mode = .detail(scroll: scroll + (key == .wheelDown ? 3 : page))
-        case .pageUp, .character("b"), .control("b"), .wheelUp: mode = .detail(scroll: max(0, scroll - (key == .wheelUp ? 3 : page)))
-        case .home, .character("g"): mode = .detail(scroll: 0)
-        case .end, .character("G"): mode = .detail(scroll: Int.max / 2)
-        default: editKey(key, data: data)
-        }
-    }
-
-    private mutating func promptKey(_ key: ViewKey, prompt: Prompt, text: String, data: any ViewRows) {
-        switch key {
-        case .escape, .control("c"), .control("g"): mode = .table
-        case .backspace:
-            if text.isEmpty { mode = .table } else { mode = .prompt(prompt, String(text.dropLast())) }
-        case .control("u"): mode = .prompt(prompt, "")
-        case .character(let c): mode = .prompt(prompt, text + String(c))
-        case .tab: mode = .prompt(prompt, text + " ")
-        case .enter:
-            mode = .table
-            switch prompt {
-            case .search: startSearch(text)
-            case .filter: startFilter(text)
-            }
-        default: break
-        }
-    }
-
-    // MARK: - Moving
-
-    private mutating func page(_ direction: Int) {
-        let rows = max(1, bodyLines / max(1, min(2, options.cellLines)))
-        current += direction * rows
-        top += direction * rows
-    }
-
-    private mutating func moveFocus(to column: Int) {
-        focus = max(0, min(column, columns.count - 1))
-        scrollToFocus()
-    }
-
-    /// Keeps the current row on screen and every index in range. With `--wrap 2` rows take one or
-    /// two lines, so the rows from `top` to the current one are measured (`data`).
-    mutating func clampPosition(_ data: (any ViewRows)? = nil) {
-        current = max(0, min(current, count - 1))
-        if current < top { top = current }
-        if current >= top + bodyLines { top = current - bodyLines + 1 }
-        top = max(0, min(top, max(0, count - bodyLines)))
-        if options.cellLines > 1 || groups != nil, let data, count > 0 {
-            var heights = (top...current).map { row in lines(row, data) }
-            var total = heights.reduce(0, +)
-            while total > bodyLines && top < current {
-                total -= heights.removeFirst()
-                top += 1
-            }
-        }
-        focus = max(0, min(focus, columns.count - 1))
-        frozen = min(frozen, columns.count)
-        if case .detail(let scroll) = mode, scroll > 0 {
-            mode = .detail(scroll: scroll)  // clamped when drawn (the sheet's length is known there)
-        }
-    }
-
-    /// Narrows (`<`) or widens (`>`) a column; text in it is cut, never a number (C7: a number
-    /// narrower than its column is shown cut with `…`, so it cannot be misread as a whole value).
-    private mutating func resize(_ column: Int, by delta: Int) {
-        guard columns.indices.contains(column) else { return }
-        columns[column].width = max(1, min(width, columns[column].width + delta))
-        scrollToFocus()
     }
 }
