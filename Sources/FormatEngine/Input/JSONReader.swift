@@ -107,6 +107,8 @@ struct JSONReader: RecordReader {
     /// Cells the row being read has had so far, and the bytes of its keys.
     var rowCells = 0
     var rowKeyBytes = 0
+    /// The bytes of the cells of a row read by `readFlatLine`, which stay in the stream's buffer.
+    var flatRowBytes = 0
     /// A row value has been completed and waits to be returned.
     var rowReady = false
     /// Index in `frames` of the outermost nested value being written as compact JSON, or -1.
@@ -147,7 +149,7 @@ struct JSONReader: RecordReader {
 
     /// The bytes the row being read holds so far, its keys' included, each of its cells counted
     /// `Record.fieldCost` more; checked at every refill and when the row ends.
-    var heldBytes: Int { rowBytes.count &+ rowKeyBytes &+ text.count &+ compact.count &+ joined.count &+ Record.fieldCost &* rowCells }
+    var heldBytes: Int { rowBytes.count &+ flatRowBytes &+ rowKeyBytes &+ text.count &+ compact.count &+ joined.count &+ Record.fieldCost &* rowCells }
 
     init(stream: InputStream, linesMode: Bool?, sourceName: String, maxDepth: Int = 512) {
         self.stream = stream
@@ -186,6 +188,7 @@ struct JSONReader: RecordReader {
         record.clear()
         guard !finished else { return false }
         while true {
+            if mayReadFlatLine && readFlatLine(into: &record) { return true }
             if stream.pos == stream.end {
                 if heldBytes > maxRowBytes {
                     finished = true
