@@ -44,6 +44,15 @@ extension JSONReader {
 
         func append(_ other: ByteScratch) { append(other.bytes) }
 
+        /// Appends what `body` writes at the end, at most `limit` bytes; `body` returns how many.
+        func append(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+            if capacity &- count < limit { grow(to: count &+ limit) }
+            count &+= body(start + count)
+        }
+
+        /// Keeps the first `newCount` bytes.
+        func removeLast(to newCount: Int) { count = min(count, max(0, newCount)) }
+
         private func grow(to needed: Int) {
             var newCapacity = capacity &* 2
             while newCapacity < needed { newCapacity &*= 2 }

@@ -42,7 +42,8 @@ extension JSONReader {
             rowStamp = stamp
             return false
         }
-        let held = read.valueBytes &+ read.keyBytes &+ (read.lastText.upperBound &- read.lastText.lowerBound) &+ compact.count &+ joined.count
+        let lastCount = read.lastText.upperBound &- read.lastText.lowerBound
+        let held = read.valueBytes &+ read.keyBytes &+ read.lastLength &+ compact.count &+ joined.count
             &+ Record.fieldCost &* read.cells
         guard held <= maxRowBytes else {
             rowStamp = stamp
@@ -57,7 +58,11 @@ extension JSONReader {
         rowKeyBytes = read.keyBytes
         currentNode = read.lastNode
         text.removeAll()
-        text.append(UnsafeBufferPointer(start: buffer + read.lastText.lowerBound, count: read.lastText.upperBound &- read.lastText.lowerBound))
+        if read.lastEscaped {
+            text.append(atMost: lastCount) { Self.unescape(UnsafePointer(buffer + read.lastText.lowerBound), count: lastCount, into: $0) }
+        } else {
+            text.append(UnsafeBufferPointer(start: buffer + read.lastText.lowerBound, count: lastCount))
+        }
         state = .afterValue
         topValues &+= 1
         lastValueLine = line
@@ -72,57 +77,85 @@ extension JSONReader {
         var cells: Int
         var valueBytes: Int
         var keyBytes: Int
-        /// The last key, string or number read (what `text` would hold after the machine).
+        /// The last key, string or number read (what `text` would hold after the machine), and
+        /// whether it has escapes to decode.
         var lastText: Range<Int>
+        var lastEscaped: Bool
+        /// Its length once decoded.
+        var lastLength: Int
         var lastNode: Int
+    }
+
+    /// A key of the last row read by `readFlatLine`: `count` bytes at `start` of `flatKeyBytes`.
+    struct FlatKey {
+        var start: Int
+        var count: Int
+        var node: Int
+        var column: Int
     }
 
     /// Reads the members after `{` at `from`, noting each value's place in `slots` (as offsets in
     /// `buffer`) with `stamp`. Nil at anything the machine is to read.
     private mutating func flatMembers(_ buffer: UnsafeMutablePointer<UInt8>, from: Int, end: Int, stamp: Int) -> FlatRow? {
         var p = from
-        var row = FlatRow(end: 0, cells: 0, valueBytes: 0, keyBytes: 0, lastText: 0..<0, lastNode: -1)
+        var row = FlatRow(end: 0, cells: 0, valueBytes: 0, keyBytes: 0, lastText: 0..<0, lastEscaped: false, lastLength: 0, lastNode: -1)
+        var member = 0
+        let columns = slots.count
         while true {
             Self.skipBlanks(buffer, &p, end)
             guard p < end, buffer[p] == 0x22 else { return nil }  // `{}` too is the machine's
             p &+= 1
-            let keyStart = p
-            guard Self.stringEnd(buffer, &p, end) else { return nil }
-            let key = UnsafeBufferPointer(start: buffer + keyStart, count: p &- keyStart)
-            p &+= 1
-            let node = table.node(parent: -1, key: key)
-            let column = table.nodeColumn[node]
-            guard column >= 0, table.stamps[node] != stamp else { return nil }
-            table.stamps[node] = stamp
+            guard let key = flatKey(buffer, &p, end, member: member), key.column < columns else { return nil }
+            member &+= 1
             row.keyBytes &+= key.count
-            row.lastText = keyStart..<(keyStart &+ key.count)
-            row.lastNode = node
+            row.lastText = (p &- 1 &- key.count)..<(p &- 1)
+            row.lastEscaped = false
+            row.lastLength = key.count
+            row.lastNode = key.node
             Self.skipBlanks(buffer, &p, end)
             guard p < end, buffer[p] == UInt8(ascii: ":") else { return nil }
             p &+= 1
             Self.skipBlanks(buffer, &p, end)
             guard p < end else { return nil }
-            var start = p
+            var slot = Slot(start: p, end: p, stamp: stamp, node: key.node)
             let first = buffer[p]
+            var length = 0
             if first == 0x22 {
                 p &+= 1
-                start = p
-                guard Self.stringEnd(buffer, &p, end) else { return nil }
-                row.lastText = start..<p
-                slots[column] = Slot(start: start, end: p, stamp: stamp, node: node)
+                slot.start = p
+                guard let escapes = Self.stringEnd(buffer, &p, end) else { return nil }
+                slot.end = p
+                slot.escaped = escapes > 0
+                length = p &- slot.start &- escapes
+                row.lastText = slot.start..<p
+                row.lastEscaped = slot.escaped
+                row.lastLength = length
                 p &+= 1
             } else if first == UInt8(ascii: "-") || Self.isDigit(first) {
                 guard Self.numberEnd(buffer, &p, end) else { return nil }
-                row.lastText = start..<p
-                slots[column] = Slot(start: start, end: p, stamp: stamp, node: node)
+                slot.end = p
+                length = p &- slot.start
+                row.lastText = slot.start..<p
+                row.lastEscaped = false
+                row.lastLength = length
             } else {
                 guard let word = Self.literalWord(buffer, at: p, end) else { return nil }
                 p &+= word.utf8CodeUnitCount
                 // `null` is an empty cell.
-                slots[column] = Slot(start: start, end: first == UInt8(ascii: "n") ? start : p, stamp: stamp, node: node)
+                if first != UInt8(ascii: "n") {
+                    slot.end = p
+                    length = p &- slot.start
+                }
             }
+            // A key twice in the row is the machine's (the last value wins, with a warning).
+            let filled = slots.withUnsafeMutableBufferPointer { slots -> Bool in
+                guard slots[key.column].stamp != stamp else { return false }
+                slots[key.column] = slot
+                return true
+            }
+            guard filled else { return nil }
             row.cells &+= 1
-            row.valueBytes &+= slots[column].end &- slots[column].start
+            row.valueBytes &+= length
             Self.skipBlanks(buffer, &p, end)
             guard p < end else { return nil }
             if buffer[p] == UInt8(ascii: "}") {
@@ -134,6 +167,37 @@ extension JSONReader {
         }
     }
 
+    /// The key whose text starts at `p` (after its opening quote), `p` moved past its closing
+    /// quote: the one the last row had at `member` when its bytes are next, else found in the
+    /// table (and remembered at `member`). Nil for a key with an escape, or without a column yet.
+    @inline(__always)
+    private mutating func flatKey(_ buffer: UnsafeMutablePointer<UInt8>, _ p: inout Int, _ end: Int, member: Int) -> FlatKey? {
+        if member < flatKeys.count {
+            let guess = flatKeys[member]
+            // The key and its closing quote.
+            if end &- p > guess.count && TextBytes.equal(buffer + p, flatKeyBytes.bytes.baseAddress.unsafelyUnwrapped + guess.start, count: guess.count &+ 1) {
+                p &+= guess.count &+ 1
+                return guess
+            }
+        }
+        let start = p
+        guard Self.stringEnd(buffer, &p, end) == 0 else { return nil }
+        let key = UnsafeBufferPointer(start: buffer + start, count: p &- start)
+        p &+= 1
+        let node = table.node(parent: -1, key: key)
+        let column = table.nodeColumn[node]
+        guard column >= 0 else { return nil }
+        // Remembered from here on: the keys after it are remembered as they come.
+        let kept = member < flatKeys.count ? flatKeys[member].start : flatKeyBytes.count
+        if member < flatKeys.count { flatKeys.removeLast(flatKeys.count &- member) }
+        guard member == flatKeys.count else { return FlatKey(start: 0, count: key.count, node: node, column: column) }
+        flatKeyBytes.removeLast(to: kept)
+        flatKeyBytes.append(UnsafeBufferPointer(start: buffer + start, count: key.count &+ 1))
+        let found = FlatKey(start: kept, count: key.count, node: node, column: column)
+        flatKeys.append(found)
+        return found
+    }
+
     /// Fills `record` with the row read by `flatMembers`: one field per known column, in column
     /// order, from the stream's buffer.
     private mutating func emitFlat(from buffer: UnsafeMutablePointer<UInt8>, into record: inout Record) {
@@ -143,10 +207,48 @@ extension JSONReader {
         slots.withUnsafeBufferPointer { slots in
             for slot in slots {
                 if slot.stamp == stamp && slot.end > slot.start {
-                    record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + slot.start, count: slot.end &- slot.start))
+                    if slot.escaped {
+                        _ = record.bytes.append(atMost: slot.end &- slot.start) { out in
+                            Self.unescape(UnsafePointer(buffer + slot.start), count: slot.end &- slot.start, into: out)
+                        }
+                    } else {
+                        record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + slot.start, count: slot.end &- slot.start))
+                    }
                 }
                 record.endFieldAssumingUnique()
             }
+        }
+    }
+
+    /// Writes `count` bytes of string text at `source`, whose escapes are the one-letter ones, with
+    /// each escape decoded. Returns the bytes written.
+    static func unescape(_ source: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
+        var read = 0
+        var written = 0
+        while read < count {
+            var byte = source[read]
+            read &+= 1
+            if byte == 0x5C {
+                byte = Self.escaped(source[read])
+                read &+= 1
+            }
+            out[written] = byte
+            written &+= 1
+        }
+        return written
+    }
+
+    /// The byte a one-letter escape stands for (`n` for a line feed); 0 for `u` and any other.
+    @inline(__always)
+    static func escaped(_ letter: UInt8) -> UInt8 {
+        switch letter {
+        case 0x22, 0x5C, 0x2F: return letter
+        case UInt8(ascii: "b"): return 0x08
+        case UInt8(ascii: "f"): return 0x0C
+        case UInt8(ascii: "n"): return 0x0A
+        case UInt8(ascii: "r"): return 0x0D
+        case UInt8(ascii: "t"): return 0x09
+        default: return 0
         }
     }
 
@@ -156,12 +258,35 @@ extension JSONReader {
         while p < end && (buffer[p] == 0x20 || buffer[p] == 0x09) { p &+= 1 }
     }
 
-    /// Moves `p` from a string's first byte to its closing quote. False at a backslash, a control
-    /// character or the end of the buffered bytes.
+    /// Moves `p` from a string's first byte to its closing quote, past one-letter escapes.
+    /// - Returns: how many escapes it passed; nil at a `\u` escape or another not taken here, a
+    ///   control character or the end of the buffered bytes.
     @inline(__always)
-    private static func stringEnd(_ buffer: UnsafeMutablePointer<UInt8>, _ p: inout Int, _ end: Int) -> Bool {
-        SWAR.skip(buffer, &p, end, to: SWAR.quote, below: 0x20, stops: stringStops) { SWAR.matches($0, SWAR.backslash) }
-        return p < end && buffer[p] == 0x22
+    private static func stringEnd(_ buffer: UnsafeMutablePointer<UInt8>, _ p: inout Int, _ end: Int) -> Int? {
+        var escapes = 0
+        while true {
+            while p &+ 8 <= end {
+                let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
+                // The lowest bit of each test is exact, so the lowest of the three is a stop.
+                let hits = SWAR.matches(word, SWAR.quote) | SWAR.matches(word, SWAR.backslash) | SWAR.lessThan(word, 0x20)
+                if hits != 0 {
+                    p &+= hits.trailingZeroBitCount >> 3
+                    break
+                }
+                p &+= 8
+            }
+            while p < end {
+                let byte = buffer[p]
+                if byte == 0x22 || byte == 0x5C || byte < 0x20 { break }
+                p &+= 1
+            }
+            guard p < end else { return nil }
+            let stop = buffer[p]
+            if stop == 0x22 { return escapes }
+            guard stop == 0x5C, p &+ 1 < end, escaped(buffer[p &+ 1]) != 0 else { return nil }
+            p &+= 2
+            escapes &+= 1
+        }
     }
 
     /// Moves `p` past an RFC 8259 number starting there. False when the number is malformed, or is

@@ -92,6 +92,9 @@ extension JSONReader {
         var stamp = 0
         /// The node whose value filled it (for duplicate keys).
         var node = -1
+        /// A cell of `readFlatLine`: `start..<end` of the stream's buffer holds it as written, with
+        /// backslash escapes still to be decoded.
+        var escaped = false
     }
 
     /// What stopped a scan.

@@ -109,6 +109,10 @@ struct JSONReader: RecordReader {
     var rowKeyBytes = 0
     /// The bytes of the cells of a row read by `readFlatLine`, which stay in the stream's buffer.
     var flatRowBytes = 0
+    /// The keys of the last row `readFlatLine` read, in order, each followed by its closing quote
+    /// (`keyBytes`), with their nodes and columns (`FlatKey`): rows repeat them.
+    var flatKeyBytes = ByteScratch()
+    var flatKeys: [FlatKey] = []
     /// A row value has been completed and waits to be returned.
     var rowReady = false
     /// Index in `frames` of the outermost nested value being written as compact JSON, or -1.
