@@ -45,14 +45,16 @@ extension JSONReader {
         let lastCount = read.lastText.upperBound &- read.lastText.lowerBound
         let held = read.valueBytes &+ read.keyBytes &+ read.lastLength &+ compact.count &+ joined.count
             &+ Record.fieldCost &* read.cells
+        // The machine's check when a row is complete (`read`): over the limit, it says so.
         guard held <= maxRowBytes else {
             rowStamp = stamp
             return false
         }
-        // What `startRow`, the members and `valueCompleted` would have left.
+        // What `startRow`, the members and `valueCompleted` would have left, but for the cells'
+        // bytes, which stay in the stream's buffer: `heldBytes` is then less than the machine's,
+        // which was within the limit, until the next row starts.
         rowStamp = stamp
         rowBytes.removeAll()
-        flatRowBytes = read.valueBytes
         rowLine = line
         rowCells = read.cells
         rowKeyBytes = read.keyBytes
@@ -67,6 +69,7 @@ extension JSONReader {
         topValues &+= 1
         lastValueLine = line
         stream.pos = read.end
+        flatRowsRead &+= 1
         emitFlat(from: buffer, into: &record)
         return true
     }

@@ -184,7 +184,6 @@ extension JSONReader {
     mutating func startRow() {
         rowStamp &+= 1
         rowBytes.removeAll()
-        flatRowBytes = 0
         rowLine = line
         rowCells = 0
         rowKeyBytes = 0

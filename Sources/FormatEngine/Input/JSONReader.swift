@@ -107,12 +107,14 @@ struct JSONReader: RecordReader {
     /// Cells the row being read has had so far, and the bytes of its keys.
     var rowCells = 0
     var rowKeyBytes = 0
-    /// The bytes of the cells of a row read by `readFlatLine`, which stay in the stream's buffer.
-    var flatRowBytes = 0
     /// The keys of the last row `readFlatLine` read, in order, each followed by its closing quote
     /// (`keyBytes`), with their nodes and columns (`FlatKey`): rows repeat them.
     var flatKeyBytes = ByteScratch()
     var flatKeys: [FlatKey] = []
+    /// Whether `readFlatLine` may read rows (tests turn it off to compare with the machine alone),
+    /// and how many it read.
+    var readsFlatLines = true
+    var flatRowsRead = 0
     /// A row value has been completed and waits to be returned.
     var rowReady = false
     /// Index in `frames` of the outermost nested value being written as compact JSON, or -1.
@@ -153,7 +155,7 @@ struct JSONReader: RecordReader {
 
     /// The bytes the row being read holds so far, its keys' included, each of its cells counted
     /// `Record.fieldCost` more; checked at every refill and when the row ends.
-    var heldBytes: Int { rowBytes.count &+ flatRowBytes &+ rowKeyBytes &+ text.count &+ compact.count &+ joined.count &+ Record.fieldCost &* rowCells }
+    var heldBytes: Int { rowBytes.count &+ rowKeyBytes &+ text.count &+ compact.count &+ joined.count &+ Record.fieldCost &* rowCells }
 
     init(stream: InputStream, linesMode: Bool?, sourceName: String, maxDepth: Int = 512) {
         self.stream = stream
@@ -192,7 +194,7 @@ struct JSONReader: RecordReader {
         record.clear()
         guard !finished else { return false }
         while true {
-            if mayReadFlatLine && readFlatLine(into: &record) { return true }
+            if readsFlatLines && mayReadFlatLine && readFlatLine(into: &record) { return true }
             if stream.pos == stream.end {
                 if heldBytes > maxRowBytes {
                     finished = true
