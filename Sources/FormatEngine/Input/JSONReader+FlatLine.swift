@@ -37,9 +37,11 @@ extension JSONReader {
         stream.pos = p
         guard p < end, buffer[p] == UInt8(ascii: "{"), state == .value || line != lastValueLine else { return false }
         let stamp = rowStamp &+ 1
-        guard let read = flatMembers(buffer, from: p &+ 1, end: end, stamp: stamp) else {
-            // The stamp written into the table and the slots is not used again.
+        record.clearForReading()
+        guard let read = flatMembers(buffer, from: p &+ 1, end: end, stamp: stamp, record: &record) else {
+            // The stamp written into the slots is not used again.
             rowStamp = stamp
+            record.clear()
             return false
         }
         let lastCount = read.lastText.upperBound &- read.lastText.lowerBound
@@ -48,6 +50,7 @@ extension JSONReader {
         // The machine's check when a row is complete (`read`): over the limit, it says so.
         guard held <= maxRowBytes else {
             rowStamp = stamp
+            record.clear()
             return false
         }
         // What `startRow`, the members and `valueCompleted` would have left, but for the cells'
@@ -70,7 +73,8 @@ extension JSONReader {
         lastValueLine = line
         stream.pos = read.end
         flatRowsRead &+= 1
-        emitFlat(from: buffer, into: &record)
+        record.line = rowLine
+        if !read.inOrder { emitFlat(from: buffer, into: &record) }
         return true
     }
 
@@ -87,37 +91,71 @@ extension JSONReader {
         /// Its length once decoded.
         var lastLength: Int
         var lastNode: Int
+        /// Member `k` was column `k`, for every member: the record was filled as they came.
+        var inOrder: Bool
     }
 
-    /// A key of the last row read by `readFlatLine`: `count` bytes at `start` of `flatKeyBytes`.
+    /// A key of the last row read by `readFlatLine`: `count` bytes at `start` of `flatKeyBytes`
+    /// (then its closing quote and a colon), and where the row being read has it in the buffer.
     struct FlatKey {
         var start: Int
         var count: Int
         var node: Int
         var column: Int
+        var textStart = 0
     }
 
     /// Reads the members after `{` at `from`, noting each value's place in `slots` (as offsets in
-    /// `buffer`) with `stamp`. Nil at anything the machine is to read.
-    private mutating func flatMembers(_ buffer: UnsafeMutablePointer<UInt8>, from: Int, end: Int, stamp: Int) -> FlatRow? {
+    /// `buffer`) with `stamp`, and, while member `k` is column `k`, appending it to `record`.
+    /// Nil at anything the machine is to read.
+    private mutating func flatMembers(_ buffer: UnsafeMutablePointer<UInt8>, from: Int, end: Int, stamp: Int, record: inout Record) -> FlatRow? {
+        // The slots are taken out for the loop, so that it writes them through one pointer.
+        var taken: [Slot] = []
+        swap(&taken, &slots)
+        defer { swap(&taken, &slots) }
+        return taken.withUnsafeMutableBufferPointer { slots in
+            flatMembers(buffer, from: from, end: end, stamp: stamp, slots: slots, record: &record)
+        }
+    }
+
+    private mutating func flatMembers(_ buffer: UnsafeMutablePointer<UInt8>, from: Int, end: Int, stamp: Int,
+                                      slots: UnsafeMutableBufferPointer<Slot>, record: inout Record) -> FlatRow? {
         var p = from
-        var row = FlatRow(end: 0, cells: 0, valueBytes: 0, keyBytes: 0, lastText: 0..<0, lastEscaped: false, lastLength: 0, lastNode: -1)
+        var row = FlatRow(end: 0, cells: 0, valueBytes: 0, keyBytes: 0, lastText: 0..<0, lastEscaped: false, lastLength: 0, lastNode: -1, inOrder: true)
         var member = 0
         let columns = slots.count
+        let keys = flatKeys
         while true {
             Self.skipBlanks(buffer, &p, end)
             guard p < end, buffer[p] == 0x22 else { return nil }  // `{}` too is the machine's
             p &+= 1
-            guard let key = flatKey(buffer, &p, end, member: member), key.column < columns else { return nil }
+            // The key the last row had here, when its bytes, closing quote and colon are next.
+            var key: FlatKey
+            var colonTaken = false
+            if member < keys.count, case let guess = keys.keys[member], end &- p > guess.count &+ 1,
+               TextBytes.equal(buffer + p, keys.bytes.bytes.baseAddress.unsafelyUnwrapped + guess.start, count: guess.count &+ 2) {
+                key = guess
+                key.textStart = p
+                p &+= guess.count &+ 2
+                colonTaken = true
+            } else {
+                guard let found = lookUpFlatKey(buffer, &p, end, member: member) else { return nil }
+                key = found
+            }
+            // A key twice in the row is the machine's (the last value wins, with a warning).
+            guard key.column < columns, slots[key.column].stamp != stamp else { return nil }
+            row.inOrder = row.inOrder && key.column == member
             member &+= 1
             row.keyBytes &+= key.count
-            row.lastText = (p &- 1 &- key.count)..<(p &- 1)
+            row.lastText = key.textStart..<(key.textStart &+ key.count)
             row.lastEscaped = false
             row.lastLength = key.count
             row.lastNode = key.node
-            Self.skipBlanks(buffer, &p, end)
-            guard p < end, buffer[p] == UInt8(ascii: ":") else { return nil }
-            p &+= 1
+            if !colonTaken {
+                Self.skipBlanks(buffer, &p, end)
+                guard p < end, buffer[p] == UInt8(ascii: ":") else { return nil }
+                p &+= 1
+            }
             Self.skipBlanks(buffer, &p, end)
             guard p < end else { return nil }
             var slot = Slot(start: p, end: p, stamp: stamp, node: key.node)
@@ -150,19 +188,18 @@ extension JSONReader {
                     length = p &- slot.start
                 }
             }
-            // A key twice in the row is the machine's (the last value wins, with a warning).
-            let filled = slots.withUnsafeMutableBufferPointer { slots -> Bool in
-                guard slots[key.column].stamp != stamp else { return false }
-                slots[key.column] = slot
-                return true
-            }
-            guard filled else { return nil }
+            slots[key.column] = slot
+            if row.inOrder { Self.append(slot, from: buffer, to: &record) }
             row.cells &+= 1
             row.valueBytes &+= length
             Self.skipBlanks(buffer, &p, end)
             guard p < end else { return nil }
             if buffer[p] == UInt8(ascii: "}") {
                 row.end = p &+ 1
+                // Columns after the last member, in order, are empty in this row.
+                if row.inOrder {
+                    for _ in member..<columns { record.endFieldAssumingUnique() }
+                }
                 return row
             }
             guard buffer[p] == UInt8(ascii: ",") else { return nil }
@@ -170,19 +207,11 @@ extension JSONReader {
         }
     }
 
-    /// The key whose text starts at `p` (after its opening quote), `p` moved past its closing
-    /// quote: the one the last row had at `member` when its bytes are next, else found in the
-    /// table (and remembered at `member`). Nil for a key with an escape, or without a column yet.
-    @inline(__always)
-    private mutating func flatKey(_ buffer: UnsafeMutablePointer<UInt8>, _ p: inout Int, _ end: Int, member: Int) -> FlatKey? {
-        if member < flatKeys.count {
-            let guess = flatKeys[member]
-            // The key and its closing quote.
-            if end &- p > guess.count && TextBytes.equal(buffer + p, flatKeyBytes.bytes.baseAddress.unsafelyUnwrapped + guess.start, count: guess.count &+ 1) {
-                p &+= guess.count &+ 1
-                return guess
-            }
-        }
+    /// The key whose text starts at `p` (after its opening quote), found in the table, `p` moved
+    /// past its closing quote; remembered at `member` for the next rows. Nil for a key with an
+    /// escape, or without a column yet.
+    @inline(never)
+    private mutating func lookUpFlatKey(_ buffer: UnsafeMutablePointer<UInt8>, _ p: inout Int, _ end: Int, member: Int) -> FlatKey? {
         let start = p
         guard Self.stringEnd(buffer, &p, end) == 0 else { return nil }
         let key = UnsafeBufferPointer(start: buffer + start, count: p &- start)
@@ -190,35 +219,80 @@ extension JSONReader {
         let node = table.node(parent: -1, key: key)
         let column = table.nodeColumn[node]
         guard column >= 0 else { return nil }
+        var found = FlatKey(start: 0, count: key.count, node: node, column: column, textStart: start)
+        if member < flatKeys.count && flatKeys.keys[member].node == node {
+            // The key, with blank space before its colon.
+            return found
+        }
         // Remembered from here on: the keys after it are remembered as they come.
-        let kept = member < flatKeys.count ? flatKeys[member].start : flatKeyBytes.count
-        if member < flatKeys.count { flatKeys.removeLast(flatKeys.count &- member) }
-        guard member == flatKeys.count else { return FlatKey(start: 0, count: key.count, node: node, column: column) }
-        flatKeyBytes.removeLast(to: kept)
-        flatKeyBytes.append(UnsafeBufferPointer(start: buffer + start, count: key.count &+ 1))
-        let found = FlatKey(start: kept, count: key.count, node: node, column: column)
+        flatKeys.removeLast(to: member)
+        guard member == flatKeys.count else { return found }
+        found.start = flatKeys.bytes.count
+        flatKeys.bytes.append(UnsafeBufferPointer(start: buffer + start, count: key.count &+ 1))
+        flatKeys.bytes.append(UInt8(ascii: ":"))
         flatKeys.append(found)
         return found
+    }
+
+    /// The keys of the last row `readFlatLine` read, in order (`FlatKey`), each followed in
+    /// `bytes` by its closing quote and a colon: rows repeat them.
+    final class FlatKeys {
+        private(set) var keys: UnsafeMutablePointer<FlatKey>
+        private(set) var count = 0
+        private var capacity = 16
+        let bytes = ByteScratch()
+
+        init() { keys = .allocate(capacity: capacity) }
+
+        deinit { keys.deallocate() }
+
+        /// Keeps the first `newCount` keys.
+        func removeLast(to newCount: Int) {
+            guard newCount < count else { return }
+            bytes.removeLast(to: keys[newCount].start)
+            count = newCount
+        }
+
+        func append(_ key: FlatKey) {
+            if count == capacity {
+                let grown = UnsafeMutablePointer<FlatKey>.allocate(capacity: capacity &* 2)
+                grown.moveInitialize(from: keys, count: count)
+                keys.deallocate()
+                keys = grown
+                capacity &*= 2
+            }
+            (keys + count).initialize(to: key)
+            count &+= 1
+        }
+    }
+
+    /// Appends the cell `slot` notes to `record`, its escapes decoded.
+    @inline(__always)
+    private static func append(_ slot: Slot, from buffer: UnsafeMutablePointer<UInt8>, to record: inout Record) {
+        if slot.end > slot.start {
+            if slot.escaped {
+                _ = record.bytes.append(atMost: slot.end &- slot.start) { out in
+                    Self.unescape(UnsafePointer(buffer + slot.start), count: slot.end &- slot.start, into: out)
+                }
+            } else {
+                record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + slot.start, count: slot.end &- slot.start))
+            }
+        }
+        record.endFieldAssumingUnique()
     }
 
     /// Fills `record` with the row read by `flatMembers`: one field per known column, in column
     /// order, from the stream's buffer.
     private mutating func emitFlat(from buffer: UnsafeMutablePointer<UInt8>, into record: inout Record) {
-        record.line = rowLine
         record.clearForReading()
         let stamp = rowStamp
         slots.withUnsafeBufferPointer { slots in
             for slot in slots {
-                if slot.stamp == stamp && slot.end > slot.start {
-                    if slot.escaped {
-                        _ = record.bytes.append(atMost: slot.end &- slot.start) { out in
-                            Self.unescape(UnsafePointer(buffer + slot.start), count: slot.end &- slot.start, into: out)
-                        }
-                    } else {
-                        record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + slot.start, count: slot.end &- slot.start))
-                    }
+                if slot.stamp == stamp {
+                    Self.append(slot, from: buffer, to: &record)
+                } else {
+                    record.endFieldAssumingUnique()
                 }
-                record.endFieldAssumingUnique()
             }
         }
     }

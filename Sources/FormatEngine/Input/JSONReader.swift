@@ -107,10 +107,8 @@ struct JSONReader: RecordReader {
     /// Cells the row being read has had so far, and the bytes of its keys.
     var rowCells = 0
     var rowKeyBytes = 0
-    /// The keys of the last row `readFlatLine` read, in order, each followed by its closing quote
-    /// (`keyBytes`), with their nodes and columns (`FlatKey`): rows repeat them.
-    var flatKeyBytes = ByteScratch()
-    var flatKeys: [FlatKey] = []
+    /// The keys of the last row `readFlatLine` read: rows repeat them.
+    var flatKeys = FlatKeys()
     /// Whether `readFlatLine` may read rows (tests turn it off to compare with the machine alone),
     /// and how many it read.
     var readsFlatLines = true
