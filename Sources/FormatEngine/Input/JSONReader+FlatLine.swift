@@ -24,15 +24,7 @@ extension JSONReader {
             let b = buffer[p]
             guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { break }
             p &+= 1
-            if b == 0x0A {
-                let next = bufferBase &+ p
-                if next &- 1 != afterCR { line &+= 1 }
-                lineStart = next
-            } else if b == 0x0D {
-                line &+= 1
-                lineStart = bufferBase &+ p
-                afterCR = lineStart
-            }
+            passedBlank(b, next: bufferBase &+ p)
         }
         stream.pos = p
         guard p < end, buffer[p] == UInt8(ascii: "{"), state == .value || line != lastValueLine else { return false }

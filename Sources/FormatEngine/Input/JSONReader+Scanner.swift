@@ -15,15 +15,7 @@ extension JSONReader {
                 let b = buffer[p]
                 if b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 {
                     p &+= 1
-                    if b == 0x0A {
-                        let next = bufferBase &+ p
-                        if next &- 1 != afterCR { line &+= 1 }
-                        lineStart = next
-                    } else if b == 0x0D {
-                        line &+= 1
-                        lineStart = bufferBase &+ p
-                        afterCR = lineStart
-                    }
+                    passedBlank(b, next: bufferBase &+ p)
                     continue
                 }
                 if let step = structural(b, &p) { return step }
@@ -236,6 +228,20 @@ extension JSONReader {
             break
         }
         return nil
+    }
+
+    /// Counts the line break `b` is, if it is one, the next byte being at stream offset `next`
+    /// (the LF of a CR LF is not counted again).
+    @inline(__always)
+    mutating func passedBlank(_ b: UInt8, next: Int) {
+        if b == 0x0A {
+            if next &- 1 != afterCR { line &+= 1 }
+            lineStart = next
+        } else if b == 0x0D {
+            line &+= 1
+            lineStart = next
+            afterCR = next
+        }
     }
 
     /// Starts a string at buffer index `p` (its opening quote).

@@ -90,8 +90,9 @@ struct FilePiecesTests {
     }
 
     /// A generated JSON Lines file: objects with keys in varying order, nested objects and
-    /// arrays, keys first seen late, dotted keys, duplicate keys, lone surrogates, arrays and
-    /// scalars as rows, empty objects and blank lines; values over several lines when `multiline`.
+    /// arrays, keys first seen late, dotted keys, duplicate keys, lone surrogates, one-letter
+    /// escapes, blank space around colons, literals, arrays and scalars as rows, empty objects and
+    /// blank lines; values over several lines when `multiline`.
     static func ndjson(_ rng: inout SplitMix64, trial: Int, multiline: Bool) -> [UInt8] {
         let names = ["Tea", "Müller, Anna", "株式会社サンプル", "a \\\"quoted\\\" word", "Ünïcödé", "NA", "", "x"]
         let rows = 200 + rng.below(600)
@@ -111,6 +112,10 @@ struct FilePiecesTests {
                 if rng.below(4) == 0 { members.append("\"tags\":[\"a\",\"b, c\",\(rng.below(9))]") }
                 if rng.below(5) == 0 { members.append("\"address\":{\"city\":\"\(names[rng.below(names.count)])\",\"zip\":\(rng.below(99_999))}") }
                 if rng.below(9) == 0 { members.append("\"address.city\":\"dotted\"") }
+                // One-letter escapes, blank space around the colon, literals and exponents (the flat rows
+                // `readFlatLine` reads from the buffer).
+                if rng.below(4) == 0 { members.append("\"note\" : \"tab\\there\\n\\/\\\\ \(r)\"") }
+                if rng.below(5) == 0 { members.append("\"ok\":\t\(["true", "false", "null", "-1.5e3", "0"][rng.below(5)])") }
                 if r > rows / 2 && rng.below(6) == 0 { members.append("\"late\(rng.below(4))\":true") }
                 if rng.below(3) == 0 { members.shuffle(using: &rng) }
                 lines.append("{" + members.joined(separator: multiline && rng.below(4) == 0 ? ",\n  " : ",") + "}")

@@ -25,10 +25,15 @@ struct JSONOutcome: Equatable, CustomStringConvertible {
 }
 
 /// Reads `bytes` to the end with a `JSONReader`, the source handing out at most `chunkSize` bytes
-/// per read, so every resume path of the scanner is exercised.
-func readJSON(_ bytes: [UInt8], linesMode: Bool? = nil, chunkSize: Int = 1 << 16, maxDepth: Int = 512) -> JSONOutcome {
-    let stream = InputStream(MemorySource(bytes, chunkSize: chunkSize), chunkSize: 16)
+/// per read, so every resume path of the scanner is exercised. The stream reads `streamChunkSize`
+/// bytes at a time; `flat` lets `readFlatLine` read rows, and `flatRows` is told how many it read.
+func readJSON(_ bytes: [UInt8], linesMode: Bool? = nil, chunkSize: Int = 1 << 16, maxDepth: Int = 512, streamChunkSize: Int = 16,
+              flat: Bool = true, maxRowBytes: Int = Int.max, flatRows: (Int) -> Void = { _ in }) -> JSONOutcome {
+    let stream = InputStream(MemorySource(bytes, chunkSize: chunkSize), chunkSize: streamChunkSize)
     var reader = JSONReader(stream: stream, linesMode: linesMode, sourceName: "t.json", maxDepth: maxDepth)
+    reader.readsFlatLines = flat
+    reader.maxRowBytes = maxRowBytes
+    defer { flatRows(reader.flatRowsRead) }
     var outcome = JSONOutcome()
     var record = Record()
     do {
