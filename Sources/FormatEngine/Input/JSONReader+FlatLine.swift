@@ -87,16 +87,6 @@ extension JSONReader {
         var inOrder: Bool
     }
 
-    /// A key of the last row read by `readFlatLine`: `count` bytes at `start` of `flatKeyBytes`
-    /// (then its closing quote and a colon), and where the row being read has it in the buffer.
-    struct FlatKey {
-        var start: Int
-        var count: Int
-        var node: Int
-        var column: Int
-        var textStart = 0
-    }
-
     /// Reads the members after `{` at `from`, noting each value's place in `slots` (as offsets in
     /// `buffer`) with `stamp`, and, while member `k` is column `k`, appending it to `record`.
     /// Nil at anything the machine is to read.
@@ -224,38 +214,6 @@ extension JSONReader {
         flatKeys.bytes.append(UInt8(ascii: ":"))
         flatKeys.append(found)
         return found
-    }
-
-    /// The keys of the last row `readFlatLine` read, in order (`FlatKey`), each followed in
-    /// `bytes` by its closing quote and a colon: rows repeat them.
-    final class FlatKeys {
-        private(set) var keys: UnsafeMutablePointer<FlatKey>
-        private(set) var count = 0
-        private var capacity = 16
-        let bytes = ByteScratch()
-
-        init() { keys = .allocate(capacity: capacity) }
-
-        deinit { keys.deallocate() }
-
-        /// Keeps the first `newCount` keys.
-        func removeLast(to newCount: Int) {
-            guard newCount < count else { return }
-            bytes.removeLast(to: keys[newCount].start)
-            count = newCount
-        }
-
-        func append(_ key: FlatKey) {
-            if count == capacity {
-                let grown = UnsafeMutablePointer<FlatKey>.allocate(capacity: capacity &* 2)
-                grown.moveInitialize(from: keys, count: count)
-                keys.deallocate()
-                keys = grown
-                capacity &*= 2
-            }
-            (keys + count).initialize(to: key)
-            count &+= 1
-        }
     }
 
     /// Appends the cell `slot` notes to `record`, its escapes decoded.
