@@ -10,6 +10,27 @@ public func systemMessage(_ code: Int32) -> String {
     return String(cString: text)
 }
 
+extension stat {
+    /// The time of the last change to the contents, as the platform names it.
+    var modifiedTime: timespec {
+        #if canImport(Darwin)
+        return st_mtimespec
+        #else
+        return st_mtim
+        #endif
+    }
+
+    /// The time of the last change to the contents or the status (mode, owner, links): no call
+    /// sets it back (`touch -d` cannot).
+    var changedTime: timespec {
+        #if canImport(Darwin)
+        return st_ctimespec
+        #else
+        return st_ctim
+        #endif
+    }
+}
+
 /// What identifies a regular file's contents between two reads (I7): the same descriptor always
 /// names the same inode, so what can change is its size and its modification time.
 struct FileIdentity: Equatable, Sendable {
@@ -19,13 +40,8 @@ struct FileIdentity: Equatable, Sendable {
 
     init(_ info: stat) {
         size = Int64(info.st_size)
-        #if canImport(Darwin)
-        modifiedSeconds = Int(info.st_mtimespec.tv_sec)
-        modifiedNanoseconds = Int(info.st_mtimespec.tv_nsec)
-        #else
-        modifiedSeconds = Int(info.st_mtim.tv_sec)
-        modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
-        #endif
+        modifiedSeconds = Int(info.modifiedTime.tv_sec)
+        modifiedNanoseconds = Int(info.modifiedTime.tv_nsec)
     }
 
     /// The identity of what `fd` names now, nil when fstat fails.

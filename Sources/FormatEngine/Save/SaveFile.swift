@@ -29,13 +29,8 @@ package enum SaveFile {
             device = UInt64(info.st_dev)
             inode = UInt64(info.st_ino)
             contents = FileIdentity(info)
-            #if canImport(Darwin)
-            changedSeconds = Int(info.st_ctimespec.tv_sec)
-            changedNanoseconds = Int(info.st_ctimespec.tv_nsec)
-            #else
-            changedSeconds = Int(info.st_ctim.tv_sec)
-            changedNanoseconds = Int(info.st_ctim.tv_nsec)
-            #endif
+            changedSeconds = Int(info.changedTime.tv_sec)
+            changedNanoseconds = Int(info.changedTime.tv_nsec)
             self.sample = sample
             mode = UInt32(info.st_mode)
             owner = UInt32(info.st_uid)

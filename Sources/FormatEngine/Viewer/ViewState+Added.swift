@@ -28,10 +28,14 @@ extension ViewState {
     }
 
     /// `arrivals` placed in `order` (sorted by `value`): each after the rows it does not come
-    /// before — sorted among themselves first, then each found by a binary search past the one
+    /// before (rows added in the view, and rows read while following) — sorted among themselves
+    /// first, in the order given where they tie, then each found by a binary search past the one
     /// before it, and the whole merged in one pass.
     static func merge(_ arrivals: [(id: Int32, value: RowOrder.Value?)], into order: [Int32], descending: Bool, value: (Int32) -> RowOrder.Value?) -> [Int32] {
-        let arrivals = arrivals.sorted { RowOrder.before($0.value, $1.value, descending: descending) ?? false }
+        // Stable: arrivals of one value keep the order they were given in.
+        let arrivals = arrivals.enumerated().sorted { a, b in
+            RowOrder.before(a.element.value, b.element.value, descending: descending) ?? (a.offset < b.offset)
+        }.map(\.element)
         var out: [Int32] = []
         out.reserveCapacity(order.count + arrivals.count)
         var taken = 0

@@ -128,23 +128,7 @@ extension ViewState {
         let numeric = profiles.indices.contains(source) && profiles[source].isNumeric
         func value(_ id: Int) -> RowOrder.Value? { data.record(id).withFields { RowOrder.value($0, source, numeric: numeric) } }
         // A new row goes after every row it does not precede: its row number is the largest yet.
-        func precedes(_ a: RowOrder.Value?, _ b: Int32) -> Bool { RowOrder.before(a, value(Int(b)), descending: sort.descending) ?? false }
-        var arrivals = new.map { (id: Int32($0), value: value($0)) }
-        arrivals.sort { RowOrder.before($0.value, $1.value, descending: sort.descending) ?? ($0.id < $1.id) }
-        var merged: [Int32] = []
-        merged.reserveCapacity(order.count + arrivals.count)
-        var taken = 0
-        for arrival in arrivals {
-            var low = taken, high = order.count
-            while low < high {
-                let middle = (low + high) / 2
-                if precedes(arrival.value, order[middle]) { high = middle } else { low = middle + 1 }
-            }
-            merged.append(contentsOf: order[taken..<low])
-            merged.append(arrival.id)
-            taken = low
-        }
-        merged.append(contentsOf: order[taken...])
+        let merged = Self.merge(new.map { (id: Int32($0), value: value($0)) }, into: order, descending: sort.descending) { value(Int($0)) }
         setOrder(merged)
         if var f = filter, f.scanned < loaded {
             extend(&f, data: data)
