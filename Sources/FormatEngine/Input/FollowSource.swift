@@ -34,6 +34,21 @@ final class FollowSource: ByteSource {
     /// Bytes read after the last line feed handed out: a line still being written, handed out
     /// once its line feed comes (or the input truly ends); dropped at `stop`, never a row (I10).
     private var partial: [UInt8] = []
+    /// Bytes handed out so far.
+    private var handedOut: Int64 = 0
+    /// The first file's bytes, read again by offset (the view reads its rows in place, V7): the
+    /// bytes handed out are its bytes from `start` on, up to `inPlaceEnd`; nil for a pipe.
+    let firstFile: (access: RandomAccess, holder: FollowedDescriptor)?
+    /// Where the handed-out bytes stopped being the first file's bytes: the first truncation,
+    /// rewrite or replacement (nil before). A line the change left without its line feed is
+    /// the first file's up to here, its line feed added.
+    private(set) var inPlaceEnd: Int64?
+    /// The change at `inPlaceEnd` destroyed the first file's bytes (truncated or written again):
+    /// they can no longer be read there. A renamed or replaced file stays readable through its
+    /// descriptor.
+    private(set) var inPlaceLost = false
+    /// The view reads the first file's rows in place: a change that destroys them says so.
+    var readsInPlace = false
 
     /// Follows `fd`: a regular file by offset (watched by `path` when it has one: rotation is
     /// followed then), anything else as a pipe, to its writer's end.
@@ -47,10 +62,15 @@ final class FollowSource: ByteSource {
         header = skipsRepeatedHeader ? [] : nil
         if FollowFiles.isRegular(fd) {
             pipe = -1
-            files = FollowFiles(fd: fd, path: path, name: name, stop: stop, owned: owned, events: events, tell: tell)
+            let followed = FollowFiles(fd: fd, path: path, name: name, stop: stop, owned: owned, events: events, tell: tell)
+            files = followed
+            firstFile = FollowedDescriptor.copy(fd).flatMap { holder in
+                FileIdentity.of(holder.fd).map { (RandomAccess(fd: holder.fd, identity: $0, start: followed.offset), holder) }
+            }
         } else {
             pipe = fd
             files = nil
+            firstFile = nil
         }
     }
 
@@ -84,6 +104,13 @@ final class FollowSource: ByteSource {
     }
 
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        let n = try readLines(into: buffer)
+        handedOut += Int64(n)
+        return n
+    }
+
+    /// One read: whole lines, or what the file ends with once it truly ends.
+    private func readLines(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         guard buffer.count > 0 else { return 0 }
         while !ended {
             if let end = lineUnits.lastLineEnd(in: partial) { return handOut(upTo: end, into: buffer) }
@@ -137,9 +164,17 @@ final class FollowSource: ByteSource {
 
     /// A change found at the open file's end, told; the reading starts again where it says.
     private func take(_ change: FollowFiles.Change) {
+        var gone = ""
+        if inPlaceEnd == nil && change != .lookAgain {
+            let end = handedOut + Int64(partial.count)
+            inPlaceEnd = end
+            inPlaceLost = change == .truncated || change == .rewritten
+            // The rows the view read in place are gone with the bytes (V9).
+            if inPlaceLost && readsInPlace && end > 0 { gone = "; the rows before it are gone (shown empty)" }
+        }
         switch change {
-        case .truncated: restart("\(name) was truncated: read from its start")
-        case .rewritten: restart("\(name) was written again: read from its start")
+        case .truncated: restart("\(name) was truncated: read from its start\(gone)")
+        case .rewritten: restart("\(name) was written again: read from its start\(gone)")
         case .replaced: restart("\(name) was replaced: read from the new file's start")
         case .continued: tell("\(name) was replaced by a file that begins with what was read: read on from there")
         case .lookAgain: break
@@ -247,4 +282,20 @@ final class FollowSource: ByteSource {
         checkingHeader = headerDone && header?.isEmpty == false
         tell(news)
     }
+}
+
+/// A copy of a followed file's descriptor, closed with the last holder: the first file stays
+/// readable by offset (the view's rows in place) after the follow has left it (renamed away).
+final class FollowedDescriptor: @unchecked Sendable {
+    let fd: Int32
+
+    private init(_ fd: Int32) { self.fd = fd }
+
+    /// A copy of `fd` (nil when none can be made).
+    static func copy(_ fd: Int32) -> FollowedDescriptor? {
+        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
+        return copy >= 0 ? FollowedDescriptor(copy) : nil
+    }
+
+    deinit { close(fd) }
 }

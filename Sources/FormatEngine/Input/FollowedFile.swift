@@ -5,8 +5,9 @@ import Darwin
 #endif
 
 /// `--follow FILE` (I10): a file read to its end and then watched for more, as `tail -F` does.
-/// It reads as a pipe would (never again from its start, never at an end until `stop`), so the
-/// view spools it and the printer streams it (V9, P5).
+/// It reads as a pipe would (never again from its start, never at an end until `stop`): the printer
+/// streams it (P5); the view finds its rows again in the file up to its first change and spools
+/// the rows after (V9, `lastOpened`).
 public final class FollowedFile: InputProvider, @unchecked Sendable {
     public let name: String
     public let path: String?
@@ -17,6 +18,8 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
     /// A path that is not a regular file: its descriptor, opened at once, until `open()` takes it.
     private let isPipe: Bool
     private let pipeFD: Locked<Int32>
+    /// The reader `open()` made last (the view reads a file's rows in place through it, V9).
+    private let opened = Locked(OpenedSource())
     /// Called on the reading thread with each piece of news (printed: on standard error).
     public var onNotice: ((String) -> Void)?
 
@@ -78,13 +81,21 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
             guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: read once already", source: name) }
             return FollowSource(fd: fd, path: nil, name: name, stop: stop, skipsRepeatedHeader: false) { _ in }
         }
-        guard let path else {
-            return FollowSource(fd: 0, path: nil, name: name, stop: stop, skipsRepeatedHeader: skipsRepeatedHeader, owned: false, tell: told)
+        let source: FollowSource
+        if let path {
+            let fd = openFollowed(path)
+            guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: name) }
+            source = FollowSource(fd: fd, path: path, name: name, stop: stop, skipsRepeatedHeader: skipsRepeatedHeader, tell: told)
+        } else {
+            source = FollowSource(fd: 0, path: nil, name: name, stop: stop, skipsRepeatedHeader: skipsRepeatedHeader, owned: false, tell: told)
         }
-        let fd = openFollowed(path)
-        guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: name) }
-        return FollowSource(fd: fd, path: path, name: name, stop: stop, skipsRepeatedHeader: skipsRepeatedHeader, tell: told)
+        opened.withLock { $0.source = source }
+        return source
     }
+
+    /// The reader `open()` made last, while it is in use: its first file's rows can be read in
+    /// place (the view, V9); nil for a pipe.
+    var lastOpened: FollowSource? { opened.current.source }
 
     /// A piece of news from the reader: kept, counted, and passed on.
     private func told(_ text: String) {
@@ -96,6 +107,11 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
     /// start`, `log.csv was replaced: read from the new file's start`), and how many such there
     /// have been: the view says each, also one in the same words as the last; nil before any.
     public var notice: FollowNotice? { news.current }
+}
+
+/// The reader a `FollowedFile` opened last, not kept alive by it.
+private struct OpenedSource {
+    weak var source: FollowSource?
 }
 
 /// A piece of a followed file's news (I10), and how many there have been.

@@ -20,12 +20,17 @@ final class FileRows: ViewRows, @unchecked Sendable {
     private let name: String
     /// The input whose descriptor `file` is: kept open as long as these rows are read.
     private let owner: Any
+    /// A followed file (V9): it grows, so its rows are not checked against what it was when
+    /// opened; once truncated below them or written again (`forget`), they are gone.
+    private let followed: Bool
+    private let gone = Locked(false)
 
-    init(_ file: RandomAccess, choice: TableInput.Choice, name: String, owner: Any) {
+    init(_ file: RandomAccess, choice: TableInput.Choice, name: String, owner: Any, followed: Bool = false) {
         self.file = file
         self.owner = owner
         self.choice = choice
         self.name = name
+        self.followed = followed
     }
 
     // MARK: - Appending (the loading thread)
@@ -43,6 +48,9 @@ final class FileRows: ViewRows, @unchecked Sendable {
         }
     }
 
+    /// A followed file's bytes were destroyed (truncated, written again): its rows are gone.
+    func forget() { gone.withLock { $0 = true } }
+
     // MARK: - Reading (any thread)
 
     var count: Int { index.withLock { $0.starts.count } }
@@ -59,10 +67,31 @@ final class FileRows: ViewRows, @unchecked Sendable {
 
     func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) {
         guard changed.current == nil else { return }
+        if followed {
+            guard isGone else { return read(range, body) }
+            // Each row gone is an empty one (V9): the followed file's news says why.
+            let empty = Record()
+            for id in range.clamped(to: 0..<count) where !empty.withFields({ body(id, $0) }) { return }
+            return
+        }
         if let now = FileIdentity.of(file.fd), now != file.identity {
             changed.withLock { $0 = .fileChanged("the view shows it no more", source: name) }
             return
         }
+        read(range, body)
+    }
+
+    /// Whether a followed file's rows are gone: told so, or the file is now shorter than they are.
+    private var isGone: Bool {
+        if gone.current { return true }
+        let end = index.withLock { $0.end }
+        guard let now = FileIdentity.of(file.fd), now.size < file.start + end else { return false }
+        forget()
+        return true
+    }
+
+    /// Rows `range` parsed again from the file's bytes.
+    private func read(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) {
         let piece: Int64 = 1 << 20
         var id = range.lowerBound
         var buffer: [UInt8] = []
@@ -93,8 +122,10 @@ final class FileRows: ViewRows, @unchecked Sendable {
     }
 }
 
-/// The rows a view shows, wherever they are: spooled (`RowSpool`) or found again in their file
-/// (`FileRows`). The loader chooses before the first row is published.
+/// The rows a view shows, wherever they are: found again in their file (`FileRows`), then
+/// spooled (`RowSpool`). A file is read in place from its first row, and a followed file up to
+/// its first truncation, rewrite or replacement, the rows after it spooled (V9); other inputs
+/// are spooled from the first row. The loader chooses before the first row is published.
 package final class RowStore: ViewRows, @unchecked Sendable {
     let spool: RowSpool
     let file = Locked<FileRows?>(nil)
@@ -103,15 +134,27 @@ package final class RowStore: ViewRows, @unchecked Sendable {
     /// made only for rows that are spooled (`RowSpool.prepare`).
     package init() { spool = RowSpool() }
 
-    /// Rows from now on are found in their file (nil: spooled again, from the first row).
+    /// Rows from the first are found in their file (nil: spooled, from the first row); once
+    /// their file's rows are all published, rows appended to the spool follow them.
     func use(_ rows: FileRows?) { file.withLock { $0 = rows } }
 
-    private var backing: any ViewRows { file.current ?? spool }
-
-    /// Whether the rows are found in their file rather than spooled.
+    /// Whether the first rows are found in their file rather than spooled.
     var isInPlace: Bool { file.current != nil }
 
-    package var count: Int { backing.count }
-    package var problem: InputError? { backing.problem }
-    func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) { backing.scan(range, body) }
+    package var count: Int { (file.current?.count ?? 0) + spool.count }
+    package var problem: InputError? { file.current?.problem ?? spool.problem }
+
+    func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) {
+        guard let rows = file.current else { return spool.scan(range, body) }
+        let split = rows.count
+        var going = true
+        if range.lowerBound < split {
+            rows.scan(range.lowerBound..<min(split, range.upperBound)) { id, fields in
+                going = body(id, fields)
+                return going
+            }
+        }
+        guard going, range.upperBound > split else { return }
+        spool.scan(max(0, range.lowerBound - split)..<(range.upperBound - split)) { id, fields in body(id + split, fields) }
+    }
 }

@@ -76,8 +76,11 @@ package final class ViewLoader: @unchecked Sendable {
             return
         }
         let keyed = table.keyed
-        let direct = inPlace ? Self.fileRows(input, table) : nil
+        var direct = inPlace ? Self.fileRows(input, table) : nil
         store.use(direct)
+        // A followed file's rows are read in place up to its first change, spooled after (V9).
+        let followed = direct != nil ? (input as? FollowedFile)?.lastOpened : nil
+        followed?.readsInPlace = true
         if direct == nil {
             // Spooled: the temporary file now, before any row is waited for, so a TMPDIR that
             // cannot take it ends the run before the view opens however slowly the rows come.
@@ -89,6 +92,8 @@ package final class ViewLoader: @unchecked Sendable {
             }
         }
         let bom = Int64(table.stream.byteOrderMarkLength)
+        // The stream itself, not `table`: `publish` runs while `table.next` reads (a wait).
+        let stream = table.stream
         let dialect = table.choice.dialect
         state.withLock { $0.keyed = keyed; $0.dialect = dialect }
         var profiler = ColumnProfiler(columns: table.columns, measure: measure)
@@ -100,7 +105,7 @@ package final class ViewLoader: @unchecked Sendable {
         var failure: InputError?
         func publish(waiting: Bool = false) {
             if let direct {
-                direct.publish(end: Int64(table.stream.offset) + bom)
+                direct.publish(end: Int64(stream.offset) + bom)
             } else {
                 do {
                     try store.spool.publish()
@@ -131,6 +136,12 @@ package final class ViewLoader: @unchecked Sendable {
             } catch {
                 failure = error
                 break
+            }
+            if let rows = direct, let source = followed, let end = source.inPlaceEnd, Int64(table.stream.offset) + bom > end {
+                // This row is not all the first file's bytes: it and the rows after are spooled.
+                rows.publish(end: start)
+                if source.inPlaceLost { rows.forget() }
+                direct = nil
             }
             if direct != nil && table.stream.replacements > 0 {
                 // The file's bytes are no longer the rows' bytes: read it again, spooled.
@@ -163,11 +174,15 @@ package final class ViewLoader: @unchecked Sendable {
         wake.current?()
     }
 
-    /// The rows of `input` found again in its file, when it is a regular file of uncompressed
-    /// UTF-8 CSV or TSV.
+    /// The rows of `input` found again in its file, when it is a regular file (or a followed
+    /// one, V9) of uncompressed UTF-8 CSV or TSV.
     private static func fileRows(_ input: some InputProvider, _ table: TableInput) -> FileRows? {
-        guard let file = (input as? RandomlyReadable)?.randomAccess, table.stream.encoding == .utf8,
-              table.choice.format == .csv || table.choice.format == .tsv, file.holdsText else { return nil }
+        guard table.stream.encoding == .utf8, table.choice.format == .csv || table.choice.format == .tsv else { return nil }
+        if let followed = (input as? FollowedFile)?.lastOpened?.firstFile {
+            guard followed.access.holdsText else { return nil }
+            return FileRows(followed.access, choice: table.choice, name: input.name, owner: followed.holder, followed: true)
+        }
+        guard let file = (input as? RandomlyReadable)?.randomAccess, file.holdsText else { return nil }
         return FileRows(file, choice: table.choice, name: input.name, owner: input)
     }
 

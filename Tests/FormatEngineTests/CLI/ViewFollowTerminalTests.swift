@@ -162,4 +162,89 @@ struct ViewFollowTerminalTests {
         #expect(session.wait() == 0)
         try? FileManager.default.removeItem(at: dir)
     }
+
+    #if os(Linux)
+    /// The bytes of the view's spool (its unlinked temporary files, still open in `pid`).
+    static func spooled(_ pid: pid_t) -> Int {
+        let folder = "/proc/\(pid)/fd"
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return fds.reduce(0) { total, fd in
+            let link = (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + fd)) ?? ""
+            var info = stat()
+            guard link.contains("tablefmt-view"), stat(folder + "/" + fd, &info) == 0 else { return total }
+            return total + Int(info.st_size)
+        }
+    }
+
+    /// A followed CSV file of `count` rows `k,zr<k>x`, and the view following it with its own TMPDIR.
+    static func followed(_ count: Int, in dir: URL) throws -> (path: String, session: Session) {
+        let path = dir.appendingPathComponent("app.csv").path
+        let tmp = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        try ("id,event\n" + (1...count).map { "\($0),zr\($0)x\n" }.joined()).write(toFile: path, atomically: false, encoding: .utf8)
+        let session = try Session(["--follow", path], width: 250, height: 12, environment: ["TMPDIR": tmp.path])
+        return (path, session)
+    }
+
+    /// Whether `text` is written after the first `mark` characters of the screen, waiting up to 10 s.
+    static func drawn(_ session: Session, _ text: String, after mark: Int) -> Bool {
+        let deadline = ViewLoader.milliseconds() + 10_000
+        while ViewLoader.milliseconds() < deadline {
+            if session.screen.dropFirst(mark).contains(text) { return true }
+            session.drain(milliseconds: 50)
+        }
+        return false
+    }
+
+    @Test("V9/V7: --follow FILE reads the file's rows in place: nothing spooled for its 200,000 rows or its appended ones; after a rotation only the new rows are, and the old file's rows still show")
+    func followedInPlace() throws {
+        let dir = try P.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, session) = try Self.followed(200_000, in: dir)
+        #expect(session.read(until: "row 200,000 of 200,000+", seconds: 20))
+        #expect(Self.spooled(session.pid) == 0)
+        P.append("200001,zr200001x\n200002,zr200002x\n", to: path)
+        #expect(session.read(until: "zr200002x"))
+        #expect(Self.spooled(session.pid) == 0)
+        // Every row is read back: a filter scans them all and finds the one in the middle.
+        var mark = session.screen.count
+        session.send("&zr123457x\r")
+        #expect(Self.drawn(session, "zr123457x", after: mark))
+        session.send("&\r")
+        session.send("G")
+        rename(path, path + ".1")
+        try "id,event\n200003,after rotation\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(session.read(until: "app.csv was replaced"))
+        #expect(session.read(until: "after rotation"))
+        let spool = Self.spooled(session.pid)
+        #expect(spool > 0 && spool < 1000, "\(spool) bytes spooled")
+        // The renamed file's rows are still read where they are.
+        mark = session.screen.count
+        session.send("g")
+        #expect(Self.drawn(session, "zr3x", after: mark))
+        session.send("q")
+        #expect(session.wait() == 0)
+    }
+
+    @Test("V9: the followed file truncated: rows after it show as written; the rows read in place before it are said gone and show empty")
+    func followedTruncated() throws {
+        let dir = try P.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, session) = try Self.followed(1000, in: dir)
+        #expect(session.read(until: "row 1,000 of 1,000+"))
+        try "id,event\n1001,after cut\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(session.read(until: "the rows before it are gone"))
+        #expect(session.read(until: "after cut"))
+        P.append("1002,later one\n", to: path)
+        #expect(session.read(until: "later one"))
+        let mark = session.screen.count
+        session.send("g")
+        #expect(Self.drawn(session, "row 1 of 1,002+", after: mark))
+        session.drain(milliseconds: 300)
+        let after = session.screen.dropFirst(mark)
+        #expect(!after.contains("zr1x") && !after.contains("zr2x"), "\(after)")
+        session.send("q")
+        #expect(session.wait() == 0)
+    }
+    #endif
 }
