@@ -142,6 +142,13 @@ package final class ViewLoader: @unchecked Sendable {
                 rows.publish(end: start)
                 if source.inPlaceLost { rows.forget() }
                 direct = nil
+                // The spool's file now: one that cannot be made ends the reading here, said (V7).
+                do {
+                    try store.spool.prepare()
+                } catch {
+                    failure = error
+                    break
+                }
             }
             if direct != nil && table.stream.replacements > 0 {
                 // The file's bytes are no longer the rows' bytes: read it again, spooled.

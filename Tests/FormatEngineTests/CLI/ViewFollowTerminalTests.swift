@@ -163,8 +163,7 @@ struct ViewFollowTerminalTests {
         try? FileManager.default.removeItem(at: dir)
     }
 
-    #if os(Linux)
-    /// The bytes of the view's spool (its unlinked temporary files, still open in `pid`).
+    /// The bytes of the view's spool (Linux: read through /proc) (its unlinked temporary files, still open in `pid`).
     static func spooled(_ pid: pid_t) -> Int {
         let folder = "/proc/\(pid)/fd"
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
@@ -174,16 +173,6 @@ struct ViewFollowTerminalTests {
             guard link.contains("tablefmt-view"), stat(folder + "/" + fd, &info) == 0 else { return total }
             return total + Int(info.st_size)
         }
-    }
-
-    /// A followed CSV file of `count` rows `k,zr<k>x`, and the view following it with its own TMPDIR.
-    static func followed(_ count: Int, in dir: URL) throws -> (path: String, session: Session) {
-        let path = dir.appendingPathComponent("app.csv").path
-        let tmp = dir.appendingPathComponent("tmp")
-        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        try ("id,event\n" + (1...count).map { "\($0),zr\($0)x\n" }.joined()).write(toFile: path, atomically: false, encoding: .utf8)
-        let session = try Session(["--follow", path], width: 250, height: 12, environment: ["TMPDIR": tmp.path])
-        return (path, session)
     }
 
     /// Whether `text` is written after the first `mark` characters of the screen, waiting up to 10 s.
@@ -196,6 +185,7 @@ struct ViewFollowTerminalTests {
         return false
     }
 
+    #if os(Linux)
     @Test("V9/V7: --follow FILE reads the file's rows in place: nothing spooled for its 200,000 rows or its appended ones; after a rotation only the new rows are, and the old file's rows still show")
     func followedInPlace() throws {
         let dir = try P.folder()
@@ -226,6 +216,18 @@ struct ViewFollowTerminalTests {
         #expect(session.wait() == 0)
     }
 
+    #endif
+
+    /// A followed CSV file of `count` rows `k,zr<k>x`, and the view following it with its own TMPDIR.
+    static func followed(_ count: Int, in dir: URL, tmpdir: String? = nil) throws -> (path: String, session: Session) {
+        let path = dir.appendingPathComponent("app.csv").path
+        let tmp = dir.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        try ("id,event\n" + (1...count).map { "\($0),zr\($0)x\n" }.joined()).write(toFile: path, atomically: false, encoding: .utf8)
+        let session = try Session(["--follow", path], width: 250, height: 12, environment: ["TMPDIR": tmpdir ?? tmp.path])
+        return (path, session)
+    }
+
     @Test("V9: the followed file truncated: rows after it show as written; the rows read in place before it are said gone and show empty")
     func followedTruncated() throws {
         let dir = try P.folder()
@@ -246,5 +248,19 @@ struct ViewFollowTerminalTests {
         session.send("q")
         #expect(session.wait() == 0)
     }
-    #endif
+
+    @Test("V9/V7: a followed file needs no TMPDIR while it only grows; its first rotation needs the spool: one that cannot be made is said, status 74")
+    func followedWithoutTemporaryFolder() throws {
+        let dir = try P.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let (path, session) = try Self.followed(5000, in: dir, tmpdir: "/nonexistent-tablefmt-tmp")
+        #expect(session.read(until: "row 5,000 of 5,000+"))
+        P.append("5001,zr5001x\n", to: path)
+        #expect(session.read(until: "row 5,001 of 5,001+"))
+        rename(path, path + ".1")
+        try "id,event\n5002,after rotation\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(session.read(until: "cannot make a temporary file in /nonexistent-tablefmt-tmp"))
+        session.send("q")
+        #expect(session.wait() == 74)
+    }
 }
