@@ -245,7 +245,7 @@ extension ViewState {
         if let sort = sort ?? pendingSort, columns.indices.contains(sort.column) {
             parts.append("sort: \(columns[sort.column].heading) \(sort.descending ? "▼" : "▲")\(pendingSort != nil ? " (when read)" : "")")
         }
-        if let filter { parts.append("filter \(filter.text): \(TableFormatter.grouped(filter.ids.count)) of \(TableFormatter.grouped(loaded)) rows") }
+        if let filter { parts.append("filter \(filter.text): \(TableFormatter.grouped(filter.ids.count)) of \(TableFormatter.grouped(editing.edits.count(loaded: loaded))) rows") }
         if let search { parts.append("/\(search.text): \(TableFormatter.grouped(search.cells)) match\(search.cells == 1 ? "" : "es")") }
         if !selected.isEmpty { parts.append("\(TableFormatter.grouped(selected.count)) selected") }
         if let groups {

@@ -218,6 +218,8 @@ extension ViewState {
             return
         }
         switch step {
+        case .set(let id, let field, let old, let new):
+            mark(id, field: field, value: undo ? old : new)
         case .add(let id, _):
             if undo { hideAdded(id) } else { showAdded(id, after: nil) }
         case .move(let from, let to):
@@ -341,13 +343,24 @@ extension ViewState {
     private mutating func keep(_ e: FieldEditor) {
         let bytes = Array(String(e.text).utf8)
         editing.edits.set(e.id, field: e.field, to: bytes)
-        let kind = profiles.indices.contains(e.field) ? profiles[e.field].kind : .text
-        let typed = bytes.withUnsafeBufferPointer { CellKind.of($0) }
+        if !mark(e.id, field: e.field, value: bytes) {
+            let kind = profiles[e.field].kind
+            message = "kept as text: \(e.name) holds \(kind == .date ? "dates" : kind == .boolean ? "yes/no values" : "numbers")"
+        }
+    }
+
+    /// Marks field `field` of row `id` when its edited `value` does not fit the column's kind,
+    /// and takes the mark off when it does or the field is as read (nil): after typing, undo and
+    /// redo alike. - Returns: whether it fits.
+    @discardableResult
+    mutating func mark(_ id: Int, field: Int, value: [UInt8]?) -> Bool {
+        let kind = profiles.indices.contains(field) ? profiles[field].kind : .text
+        let typed = value.map { bytes in bytes.withUnsafeBufferPointer { CellKind.of($0) } } ?? kind
         let numbers: [CellKind] = [.integer, .decimal, .percent, .quantity]
         let fits = kind == .text || kind == .null || typed == .null || typed == kind || (numbers.contains(kind) && numbers.contains(typed))
-        var marks = editing.misfits[e.id] ?? []
-        if fits { marks.remove(e.field) } else { marks.insert(e.field) }
-        editing.misfits[e.id] = marks.isEmpty ? nil : marks
-        if !fits { message = "kept as text: \(e.name) holds \(kind == .date ? "dates" : kind == .boolean ? "yes/no values" : "numbers")" }
+        var marks = editing.misfits[id] ?? []
+        if fits { marks.remove(field) } else { marks.insert(field) }
+        editing.misfits[id] = marks.isEmpty ? nil : marks
+        return fits
     }
 }

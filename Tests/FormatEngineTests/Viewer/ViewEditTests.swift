@@ -167,6 +167,28 @@ struct ViewEditTests {
         #expect(Self.fields(model, 0) == ["Apple", "lots"])
         #expect(Self.plain(model)[2].hasPrefix(" ! Apple"))
         #expect(model.state.message == "kept as text: Qty holds numbers")
+        // Undone, the field is as read and the mark goes; redone, it comes back.
+        Self.type(model, "u")
+        #expect(Self.plain(model)[2].hasPrefix("   Apple") || Self.plain(model)[2].hasPrefix("Apple"), "\(Self.plain(model)[2])")
+        #expect(model.state.editing.misfits.isEmpty)
+        model.handle(.control("r"))
+        #expect(Self.plain(model)[2].hasPrefix(" ! Apple"))
+    }
+
+    @Test("V10: a filter counts the rows added in the view among the rows it was made from")
+    func filterCountsAdded() throws {
+        let model = try Self.view()
+        for name in ["Amy", "Kim"] {
+            Self.type(model, "+")
+            Self.type(model, "e")
+            Self.type(model, name)
+            model.handle(.enter)
+            model.handle(.escape)
+        }
+        #expect(model.state.count == 5, "\(Self.plain(model))")
+        Self.type(model, "&m")
+        model.handle(.enter)
+        #expect(Self.plain(model).last?.contains("filter m: 2 of 5 rows") == true, "\(Self.plain(model).last ?? "")")
     }
 
     @Test("V10: q with unsaved edits asks (Esc stays); Ctrl-C asks once, and quits without saving when pressed again")
