@@ -29,6 +29,10 @@ package final class ViewSaving {
             reason = Self.readOnly(&table, path: path)
             lines = table.choice.format == .json || table.choice.format == .jsonl
         }
+        if options.follow {
+            // Its rows are never all read: a save would never be allowed, so no edit is taken.
+            reason = "a followed file is read-only: its rows are still coming (open it without --follow to edit it)"
+        }
         readOnly = reason
         jsonLines = lines && reason == nil
         noSaveInPlace = TableSave.refusal(input, format: nil)

@@ -37,4 +37,27 @@ struct ViewEditReadOnlyTests {
             #expect(!model.unsaved, "\(name)")
         }
     }
+
+    @Test("V10, V9: a file followed (--follow) says read-only at e and at +: its rows are never all read, so no save could take the edits")
+    func followedReadOnly() throws {
+        let url = try TableSaveCaseTests.file(Array("id,msg\n1,a\n2,b\n".utf8), "followed.csv")
+        defer { try? FileManager.default.removeItem(at: url) }
+        var options = FormatOptions()
+        options.follow = true
+        let loader = ViewLoader(store: RowStore())
+        let input = try FileInput(path: url.path)
+        loader.load(input, options: FormatOptions())
+        let model = ViewModel(loader: loader, options: options, source: input.name, color: false, width: 64, height: 8)
+        model.enableSaving(input, options: options)
+        ViewEditTests.type(model, "e")
+        #expect(model.state.mode == .table)
+        #expect(model.state.message?.contains("followed file is read-only") == true, "\(model.state.message ?? "")")
+        ViewEditTests.type(model, "+")
+        #expect(!model.unsaved)
+        // The same file opened without --follow can be edited.
+        let plain = ViewEditTests.saving(try FileInput(path: url.path))
+        ViewEditTests.type(plain, "eZ")
+        plain.handle(.enter)
+        #expect(plain.unsaved)
+    }
 }
