@@ -12,7 +12,9 @@ extension ViewState {
         lines = Array(lines.dropFirst(start).prefix(room))
         while lines.count < room { lines.append("") }
         let more = start + room < sheetLines(data).count ? " · more below" : ""
-        lines.append(statusText("row \(TableFormatter.grouped(current + 1)) of \(TableFormatter.grouped(count))\(more) · ↑↓ rows\(keyed ? " · →← open, close" : "") · Space/b scroll · Esc back", right: "? keys"))
+        // What a key said (a field that cannot be edited, a save) comes first, as in the table.
+        let said = message.map { $0 + " · " } ?? ""
+        lines.append(statusText(said + "row \(TableFormatter.grouped(current + 1)) of \(TableFormatter.grouped(count))\(more) · ↑↓ rows\(keyed ? " · →← open, close" : "") · Space/b scroll · Esc back", right: "? keys"))
         return lines
     }
 

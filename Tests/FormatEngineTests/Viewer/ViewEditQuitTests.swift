@@ -84,4 +84,21 @@ struct ViewEditQuitTests {
         #expect(model.state.message == "saved to \(url.path)")
         #expect(try String(contentsOf: url, encoding: .utf8) == "{\"a\":1,\"a\":2,\"b\":37}\n{\"a\":40,\"b\":5}\n")
     }
+
+    @Test("V10, V4: in a row's sheet, e on a field that cannot be edited says why in the sheet's status line")
+    func sheetSaysReadOnly() throws {
+        let text = "{\"a\":1,\"b\":2}\n{\"a\":3,\"a\":4,\"b\":5}\n"
+        let url = try TableSaveCaseTests.file(Array(text.utf8), "dup-sheet.jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let model = try ViewEditTests.saving(FileInput(path: url.path))
+        model.handle(.down)
+        model.handle(.enter)
+        guard case .detail = model.state.mode else {
+            Issue.record("no sheet: \(model.state.mode)")
+            return
+        }
+        ViewEditTests.type(model, "e")
+        let status = ViewEditTests.plain(model).last ?? ""
+        #expect(status.hasPrefix("this field is read-only: a: the key \"a\" is in the line"), "\(status)")
+    }
 }
