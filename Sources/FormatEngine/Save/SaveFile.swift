@@ -42,6 +42,12 @@ package enum SaveFile {
             device == other.device && inode == other.inode && contents == other.contents
                 && changedSeconds == other.changedSeconds && changedNanoseconds == other.changedNanoseconds && sample == other.sample
         }
+
+        /// The same file with the same size, modification time and sampled bytes (the whole file
+        /// below 512 KiB); its status may have changed (a name removed), which alone changes no byte.
+        func sameBytes(as other: Identity) -> Bool {
+            device == other.device && inode == other.inode && contents == other.contents && sample == other.sample
+        }
     }
 
     /// The identity of the file at `path`; nil when there is none. Only a regular file's bytes
@@ -61,6 +67,19 @@ package enum SaveFile {
         var info = stat()
         guard fstat(fd, &info) == 0 else { return nil }
         return Identity(info, sample: sample(fd, size: Int64(info.st_size)))
+    }
+
+    /// How many bytes at the start of `fd`'s file are still the ones read when its identity was
+    /// `read` (V10): all of them while it has the same size, time and sampled bytes (`sameBytes`:
+    /// not its status-change time, which moves when it loses its name, as a save over it or `mv`
+    /// does, its bytes untouched); its first `read` size
+    /// when it has only grown since and their sampled hash is unchanged (rows appended); nil when
+    /// it was changed in place, cut, or cannot be looked at (the bytes read are no longer there).
+    package static func bytesRead(_ fd: Int32, read: Identity) -> Int64? {
+        guard let now = identity(fd: fd) else { return nil }
+        if now.sameBytes(as: read) { return read.contents.size }
+        guard now.contents.size > read.contents.size, sample(fd, size: read.contents.size) == read.sample else { return nil }
+        return read.contents.size
     }
 
     /// A hash of sampled bytes of `fd`'s file (its first `size` bytes): see `Identity`.

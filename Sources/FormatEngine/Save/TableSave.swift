@@ -35,6 +35,8 @@ package enum TableSave {
     /// - Parameters:
     ///   - input: the file the view read (its descriptor is read: the old bytes, even once the
     ///     file has been saved over).
+    ///   - read: the identity of the input's file as the view read it (nil: as it is now); its
+    ///     rows are copied only while its first bytes are still those (`SaveFile.bytesRead`).
     ///   - expected: what `target` must still be on disk (nil: a new file, which must not exist).
     ///   - rows: the view's index of the rows in their file, when it has one.
     ///   - loaded: the rows the view holds (the rows found again must be as many).
@@ -44,16 +46,19 @@ package enum TableSave {
     /// - Returns: the identity of the file written.
     /// - Throws: `SaveError`: the file changed, a value the dialect or encoding cannot hold, a
     ///   failed read or write. Nothing is then written over.
-    static func save(_ input: any InputProvider, options: FormatOptions, to target: String, expected: SaveFile.Identity?, edits: RowEdits, rows: FileRows?, loaded: Int, columns: [String], numbers: Set<Int> = []) throws(SaveError) -> SaveFile.Identity {
+    static func save(_ input: any InputProvider, options: FormatOptions, read: SaveFile.Identity? = nil, to target: String, expected: SaveFile.Identity?, edits: RowEdits, rows: FileRows?, loaded: Int, columns: [String], numbers: Set<Int> = []) throws(SaveError) -> SaveFile.Identity {
         try SaveFile.check(target, expected: expected)
-        var saver = try makeSaver(input, options: options, rows: rows, loaded: loaded, columns: columns)
+        var saver = try makeSaver(input, options: options, read: read, rows: rows, loaded: loaded, columns: columns)
         saver.numbers = numbers
         return try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try saver.write(edits, to: out, target: target) }
     }
 
     /// The saver for `input`: its dialect learned from its header, its rows found.
-    static func makeSaver(_ input: any InputProvider, options: FormatOptions, rows: FileRows?, loaded: Int, columns: [String]) throws(SaveError) -> TableSaver {
-        let name = input.name
+    static func makeSaver(_ whole: any InputProvider, options: FormatOptions, read: SaveFile.Identity? = nil, rows: FileRows?, loaded: Int, columns: [String]) throws(SaveError) -> TableSaver {
+        let name = whole.name
+        // The rows are copied from the bytes the view read: the file's first `size` bytes, the
+        // rest (rows appended since) left out.
+        let (input, size) = try bytesRead(whole, read: read)
         var table: TableInput
         let document: Bool
         do {
@@ -66,10 +71,6 @@ package enum TableSave {
             throw SaveError("\(name): \(reason)", offerSaveAs: true)
         }
         guard let file = (input as? RandomlyReadable)?.randomAccess else { throw SaveError("\(name): cannot be read again") }
-        // The rows are copied from the file as it was read: changed in place since, it has them no more.
-        guard FileIdentity.of(file.fd) == file.identity else {
-            throw SaveError("\(name): changed on disk since it was opened: its rows can no longer be copied; not saved")
-        }
         let encoding = table.stream.encoding
         let bom = byteOrderMark(file.fd, encoding)
         let kind: SaveDialect.Kind
@@ -83,7 +84,7 @@ package enum TableSave {
             if let rows {
                 spans = RowSpans(rows)
             } else if kind == .jsonLines {
-                spans = try lineSpans(file, bom: bom, name: name)
+                spans = try lineSpans(file, size: size, bom: bom, name: name)
             } else {
                 spans = try RowSpans.scan(input, options: options, choice: table.choice, bom: bom, limit: loaded)
             }
@@ -96,7 +97,6 @@ package enum TableSave {
             throw SaveError("\(name): the file's rows are not the ones shown (\(spans.count) found, \(loaded) shown); not saved", offerSaveAs: true)
         }
         var dialect = SaveDialect(kind: kind, encoding: encoding)
-        let size = FileIdentity.of(file.fd)?.size ?? 0
         var saver = TableSaver(source: file.fd, size: size, bom: bom, spans: spans, dialect: dialect, choice: table.choice, columns: columns, name: name)
         // The dialect is learned from the header row (or the first row, when there is none).
         let headerEnd = saver.boundary(spans.headerEnd)
@@ -106,12 +106,24 @@ package enum TableSave {
         return saver
     }
 
-    /// The lines of a JSON Lines file, read whole.
-    static func lineSpans(_ file: RandomAccess, bom: Int, name: String) throws(SaveError) -> RowSpans {
-        let size = Int(FileIdentity.of(file.fd)?.size ?? 0)
+    /// The lines of a JSON Lines file (its first `size` bytes, or all of it), read whole.
+    static func lineSpans(_ file: RandomAccess, size: Int64? = nil, bom: Int, name: String) throws(SaveError) -> RowSpans {
+        let size = Int(size ?? FileIdentity.of(file.fd)?.size ?? 0)
         var bytes = [UInt8](repeating: 0, count: size)
         guard size == 0 || readFully(file.fd, into: &bytes, count: size, at: file.start) else { throw SaveError("\(name): read error: \(systemMessage(errno))") }
         return bytes.withUnsafeBufferPointer { RowSpans.lines($0, bom: bom) }
+    }
+
+    /// The input as the view read it, and its size: the file itself while it is unchanged; its
+    /// first bytes, as many as were read, when rows were only appended since (V10).
+    /// - Throws: `SaveError` when the file was changed in place: the rows read are gone.
+    static func bytesRead(_ input: any InputProvider, read: SaveFile.Identity?) throws(SaveError) -> (any InputProvider, Int64) {
+        guard let file = (input as? RandomlyReadable)?.randomAccess else { return (input, 0) }
+        guard let read = read ?? SaveFile.identity(fd: file.fd), let size = SaveFile.bytesRead(file.fd, read: read) else {
+            throw SaveError("\(input.name): changed in place: the rows the view read are no longer on disk; not saved (open it again to edit it)")
+        }
+        guard let now = FileIdentity.of(file.fd), now != file.identity else { return (input, size) }
+        return (FilePrefix(input, file: RandomAccess(fd: file.fd, identity: now, start: file.start), size: size - file.start), size)
     }
 
     /// The length of the byte-order mark `fd`'s file starts with in `encoding` (0: none).
@@ -124,5 +136,28 @@ package enum TableSave {
         case .utf16be: return n >= 2 && head[0] == 0xFE && head[1] == 0xFF ? 2 : 0
         case .latin1, .cp1252: return 0
         }
+    }
+}
+
+/// The first bytes of a file the view read, as an input: the rows it held when the view read
+/// them, without those appended since (V10). Read by offset, so the file must not change again
+/// while it is read.
+struct FilePrefix: InputProvider, RandomlyReadable {
+    let name: String
+    let path: String?
+    let isRereadable = true
+    let randomAccess: RandomAccess?
+    let size: Int64
+
+    init(_ input: any InputProvider, file: RandomAccess, size: Int64) {
+        name = input.name
+        path = input.path
+        randomAccess = file
+        self.size = size
+    }
+
+    func open() throws(InputError) -> any ByteSource {
+        guard let file = randomAccess else { throw InputError(.readFailed, "cannot read again", source: name) }
+        return RangeSource(file, name: name, from: 0, to: size)
     }
 }

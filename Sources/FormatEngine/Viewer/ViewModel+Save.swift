@@ -7,6 +7,8 @@ package final class ViewSaving {
     /// now edits that file).
     var path: String?
     var expected: SaveFile.Identity?
+    /// The input's file as the view read it: the rows are copied while its first bytes are those.
+    let read: SaveFile.Identity?
     /// Why the file cannot be written where it is (a pipe, gzip), nil when it can.
     let noSaveInPlace: String?
     /// Why the table cannot be edited at all (a JSON document), nil when it can.
@@ -22,6 +24,7 @@ package final class ViewSaving {
         self.options = options
         path = input.path
         expected = input.path.flatMap { SaveFile.identity(path: $0) }
+        read = (input as? RandomlyReadable)?.randomAccess.flatMap { SaveFile.identity(fd: $0.fd) }
         var reason: String?
         var lines = false
         // Only a regular file: a named pipe opened again would lose the rows read from it.
@@ -132,7 +135,7 @@ extension ViewModel {
             let columns = loader.progress.columns
             let expected = inPlace ? saving.expected : nil
             if saving.noSaveInPlace == nil {
-                saving.expected = try TableSave.save(saving.input, options: saving.options, to: target, expected: expected, edits: edits, rows: loader.store.file.current, loaded: state.loaded, columns: columns, numbers: Set(state.profiles.indices.filter { state.profiles[$0].isNumeric }))
+                saving.expected = try TableSave.save(saving.input, options: saving.options, read: saving.read, to: target, expected: expected, edits: edits, rows: loader.store.file.current, loaded: state.loaded, columns: columns, numbers: Set(state.profiles.indices.filter { state.profiles[$0].isNumeric }))
             } else {
                 saving.expected = try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try export(to: out, target: target, columns: columns) }
             }

@@ -101,6 +101,47 @@ struct ViewEditTerminalTests {
         #expect(try String(contentsOf: other, encoding: .utf8) == Self.text(mine))
     }
 
+    @Test("V10 (#29): rows appended under the view: w refuses and asks a name, where the rows read are saved with the edit, not the appended ones; then a byte changed in place: W refuses in one line, nothing written")
+    func appendedThenChangedUnderneath() throws {
+        let url = try Self.file("appended")
+        let other = url.deletingPathExtension().appendingPathExtension("saved.csv")
+        let third = url.deletingPathExtension().appendingPathExtension("out.csv")
+        defer { for u in [url, other, third] { try? FileManager.default.removeItem(at: u) } }
+        let session = try Session([url.path], width: 80, height: 12)
+        #expect(session.read(until: "row 1 of 40"))
+        session.send("e")
+        session.send("\u{15}one\r")
+        #expect(session.read(until: "1 changed"))
+        let handle = try FileHandle(forWritingTo: url)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("\r\n41,appended,0".utf8))
+        try handle.close()
+        session.send("w")
+        #expect(session.read(until: "save as:"))
+        session.send(other.path + "\r")
+        #expect(session.read(until: "saved to"))
+        var mine = Self.rows()
+        mine[0][0] = "one"
+        #expect(try String(contentsOf: other, encoding: .utf8) == Self.text(mine))
+        // Now the file read is changed in place, its size and time kept: its rows are gone.
+        session.send("e")
+        session.send("\u{15}two\r")
+        let date = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate]
+        let change = try FileHandle(forWritingTo: url)
+        try change.seek(toOffset: 14)
+        try change.write(contentsOf: Data("X".utf8))
+        try change.close()
+        try FileManager.default.setAttributes([.modificationDate: try #require(date)], ofItemAtPath: url.path)
+        session.send("W")
+        session.send(third.path + "\r")
+        #expect(session.read(until: "changed in place"))
+        session.send("\u{03}")
+        session.send("\u{03}")
+        #expect(session.wait() == 130)
+        #expect(!FileManager.default.fileExists(atPath: third.path))
+        #expect(try String(contentsOf: other, encoding: .utf8) == Self.text(mine))
+    }
+
     @Test("V10: q with unsaved edits asks, and Ctrl-C twice leaves without saving (exit 130), the file untouched")
     func unsavedAsks() throws {
         let url = try Self.file("unsaved")
