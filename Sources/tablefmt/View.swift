@@ -96,9 +96,10 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
     loader.start(input, options: options)
     let size = Terminal.size(tty) ?? (width: 80, height: 24)
     // The first screen as soon as its rows are there (V7); a terminal gone meanwhile (SIGHUP
-    // ignored, V8) ends the wait.
+    // ignored, V8) ends the wait, and so does a reader waiting for its writer (a followed file
+    // with no whole row yet, I10: the view says it waits); a followed file's wait is short.
     var progress = loader.wait(forRows: 1, milliseconds: 100)
-    for _ in 0..<99 where !progress.done && progress.rows < 1 {
+    for _ in 0..<(options.follow ? 9 : 99) where !progress.done && progress.rows < 1 && progress.waitingSince == nil {
         if TerminalSession.isGone(tty) { return terminalGone(loader) }
         progress = loader.wait(forRows: 1, milliseconds: 100)
     }

@@ -87,12 +87,33 @@ final class FollowFiles {
         return (Identity(device: UInt64(truncatingIfNeeded: info.st_dev), inode: UInt64(truncatingIfNeeded: info.st_ino)), Int64(info.st_size))
     }
 
-    /// Whether a read would have bytes, or a change to tell.
-    var isReady: Bool {
+    /// Whether a read would have a line, or a change to tell: bytes past `offset` that end no line
+    /// (in `units`) are a line still being written, which a read waits for (I10).
+    func isReady(units: FollowUnits) -> Bool {
         guard let open = Self.look(fd) else { return true }
-        if open.size != offset || queued.contains(where: { (Self.look($0.fd)?.size ?? 0) > 0 }) { return true }
+        if open.size < offset || queued.contains(where: { (Self.look($0.fd)?.size ?? 0) > 0 }) { return true }
+        if open.size > offset && holdsLineEnd(units, upTo: open.size) { return true }
         guard let path, let named = Self.look(path), named.identity != identity else { return false }
         return named.size > 0 && !queued.contains { $0.identity == named.identity }
+    }
+
+    /// Whether the open file's bytes from `offset` to `size` hold a line feed unit (aligned as
+    /// the file's units are), or differ from what was read (a change a read tells at once).
+    /// Looked at without moving the reading.
+    private func holdsLineEnd(_ units: FollowUnits, upTo size: Int64) -> Bool {
+        if tailChanged { return true }
+        let width = Int64(units.width)
+        var at = offset - offset % width  // half a unit read: the unit it starts
+        var chunk = [UInt8](repeating: 0, count: 1 << 12)  // a line feed is near, as a rule
+        while at < size {
+            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(at)) }
+            guard n > 0 else { return true }  // shorter than it said: a read finds why at once
+            let whole = n - n % Int(width)
+            if whole == 0 { return false }
+            if units.firstLineEnd(in: chunk[0..<whole]) != nil { return true }
+            at += Int64(whole)
+        }
+        return false
     }
 
     /// One read of the open file. - Returns: the count, 0 at its end, -1 when interrupted.
@@ -119,13 +140,18 @@ final class FollowFiles {
     /// there; if not it was truncated (shorter than `offset`) or written again, and is read again
     /// from its start.
     func changeBeforeRead() throws(InputError) -> Change? {
-        guard !tail.isEmpty else { return nil }
-        var now = [UInt8](repeating: 0, count: tail.count)
-        let n = now.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset) - off_t(tail.count)) }
-        if n == tail.count && now == tail { return nil }
+        guard tailChanged else { return nil }
         let shorter = (Self.look(fd)?.size ?? 0) < offset
         try rewind()
         return shorter ? .truncated : .rewritten
+    }
+
+    /// Whether the bytes just before `offset` are no longer the ones read there.
+    private var tailChanged: Bool {
+        guard !tail.isEmpty else { return false }
+        var now = [UInt8](repeating: 0, count: tail.count)
+        let n = now.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset) - off_t(tail.count)) }
+        return n != tail.count || now != tail
     }
 
     /// At the open file's end (the last read returned 0): what changed, nil if nothing.

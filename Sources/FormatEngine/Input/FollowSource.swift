@@ -89,7 +89,7 @@ final class FollowSource: ByteSource {
             var request = pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
             return poll(&request, 1, 0) != 0
         }
-        return files.isReady
+        return files.isReady(units: lineUnits)
     }
 
     func waitUntilReady(milliseconds: Int) -> Bool {

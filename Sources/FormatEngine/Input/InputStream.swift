@@ -169,8 +169,10 @@ final class InputStream {
     private func start() throws(InputError) {
         started = true
         // Read until 8 bytes are in or the input ends (a 1-byte source needs several reads): a
-        // byte-order mark, or four pairs of UTF-16 without one.
+        // byte-order mark, or four pairs of UTF-16 without one; or until a followed file's or a
+        // pipe's writer pauses after some (a short first line is shown, not held for more, I10).
         while filled < Self.utf16Window {
+            if filled > 0 && !source.isReady { break }
             reserve(chunkSize)
             let n = try source.read(into: UnsafeMutableRawBufferPointer(start: storage + filled, count: min(chunkSize, capacity - filled)))
             if n == 0 { sourceEnded = true; break }

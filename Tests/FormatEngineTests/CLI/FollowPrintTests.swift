@@ -340,4 +340,33 @@ struct FollowPrintTests {
         #expect(peak > 0 && peak < 40_000, "VmHWM \(peak) KiB")
         #expect(run.interrupt() == 0)
     }
+
+    /// Files that end in a line without its line feed when the follow starts: name, first bytes,
+    /// the rest of the last line, options, the rows before and after that line feed comes.
+    static let unendedAtStart: [(file: String, initial: String, rest: String, options: [String], rows: [String])] = [
+        // 6 bytes are read first (the check for compression), then 6 more: a row whole in them and
+        // only the unended line after. The last row no wider than the heading (printed in the
+        // widths of the rows before the first pause, P5).
+        ("pt.csv", "id,msg\n1,ab\n2,x", "yZ\n", [], ["1 ab", "2 xyZ"]),
+        ("pt.csv", "id,msg\n1,ab\n2,x", "yZ\n", ["-i", "csv"], ["1 ab", "2 xyZ"]),
+        ("pt.csv", "id,msg\n1,ab\n2,x", "yZ\n", ["--window", "1"], ["1 ab", "2 xyZ"]),
+        ("pt.jsonl", "{\"a\":1}\n{\"a\":", "2}\n", [], ["1", "2"]),
+    ]
+
+    @Test("I10/P5: a file ending in a line without its line feed when followed: the rows before it printed at once, that line once its line feed comes, nothing twice", arguments: 0..<4)
+    func unendedLastLineAtStart(index: Int) throws {
+        let example = Self.unendedAtStart[index]
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent(example.file).path
+        try example.initial.write(toFile: path, atomically: false, encoding: .utf8)
+        let run = try Follower(["--follow", "--view", "never"] + example.options + [path])
+        #expect(run.read(rows: 1, seconds: 1.5), "no row within 1.5 s: \(run.output)")
+        run.drain(milliseconds: 300)
+        #expect(Self.rows(run.output) == [example.rows[0]])
+        Self.append(example.rest, to: path)
+        #expect(run.read(rows: 2))
+        #expect(run.interrupt() == 0)
+        #expect(Self.rows(run.output) == example.rows)
+    }
 }

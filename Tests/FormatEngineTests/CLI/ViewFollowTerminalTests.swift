@@ -63,6 +63,25 @@ struct ViewFollowTerminalTests {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    @Test("V9/I10: --follow of a file ending in a line without its line feed: the view opens at once with the rows before it; that line shows once its line feed comes")
+    func followFileEndingUnended() throws {
+        let dir = try P.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("pt.csv").path
+        // Read 6 bytes first (the check for compression), then 6 more: a row whole and, after
+        // it, only the unended line left unread.
+        try "id,msg\n1,zq\n2,part".write(toFile: path, atomically: false, encoding: .utf8)
+        let session = try Session(["--follow", path], width: 120, height: 12)
+        #expect(session.read(until: "zq", seconds: 1.5))
+        #expect(session.read(until: "following", seconds: 1.5))
+        #expect(!session.screen.contains("part"))
+        P.append("Z\n", to: path)
+        #expect(session.read(until: "partZ"))
+        #expect(session.read(until: "row 2 of 2+"))
+        session.send("q")
+        #expect(session.wait() == 0)
+    }
+
     @Test("V9/I10: --follow of a file of many rows: the rows it held when opened are not counted as new; a row appended after is")
     func followBigFileCountsOnlyNew() throws {
         let dir = try P.folder()

@@ -238,3 +238,66 @@ struct SourceBox: @unchecked Sendable {
     let source: FollowSource
     init(_ source: FollowSource) { self.source = source }
 }
+
+/// A followed file that ends in a line without its line feed when the follow starts (I10): the
+/// lines before it are read at once, and then the source is not ready (the writer's pause: the
+/// output is flushed, the view drawn), until that line feed comes.
+extension FollowSourceTests {
+    /// A file holding `initial`, followed; gone with the folder.
+    static func unended(_ initial: String, events: Bool) throws -> (source: FollowSource, path: String, folder: URL) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-unended-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("pt.csv").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(initial.utf8)))
+        let source = FollowSource(fd: open(path, O_RDONLY), path: path, name: "pt.csv", stop: -1, skipsRepeatedHeader: true, events: events) { _ in }
+        return (source, path, folder)
+    }
+
+    /// Reads while the source says a read returns at once, stopping after `last` (a read past it
+    /// would wait for ever when the source says so wrongly). The first read is as small as the
+    /// check for compression's.
+    static func readReady(_ source: FollowSource, upTo last: String) throws -> String {
+        var got: [UInt8] = []
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
+        defer { buffer.deallocate() }
+        var size = 6
+        while source.isReady && !String(decoding: got, as: UTF8.self).hasSuffix(last) {
+            let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<size]))
+            guard n > 0 else { break }
+            got += buffer[0..<n]
+            size = buffer.count
+        }
+        return String(decoding: got, as: UTF8.self)
+    }
+
+    /// Waits up to 3 s for the source to be ready.
+    static func becomesReady(_ source: FollowSource) -> Bool {
+        let deadline = Date().addingTimeInterval(3)
+        while Date() < deadline { if source.waitUntilReady(milliseconds: 50) { return true } }
+        return false
+    }
+
+    @Test("I10: a file ending in an unended line: the lines before it read at once, then not ready until its line feed; the line read once, whole", arguments: [true, false])
+    func unendedLastLineAtStart(events: Bool) throws {
+        let (source, path, folder) = try Self.unended("id,msg\n1,a\n2,part", events: events)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try Self.readReady(source, upTo: "1,a\n") == "id,msg\n1,a\n")
+        #expect(!source.isReady)
+        #expect(!source.waitUntilReady(milliseconds: 100))
+        Self.append(bytes: Array("Z\n".utf8))(path)
+        #expect(Self.becomesReady(source))
+        #expect(try Self.readReady(source, upTo: "Z\n") == "2,partZ\n")
+        #expect(!source.isReady)
+    }
+
+    @Test("I10: a file that is only an unended header: not ready (nothing read, the view starts and waits) until its line feed", arguments: [true, false])
+    func unendedHeaderOnly(events: Bool) throws {
+        let (source, path, folder) = try Self.unended("id,ms", events: events)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(!source.isReady)
+        Self.append(bytes: Array("g\n1,a".utf8))(path)
+        #expect(Self.becomesReady(source))
+        #expect(try Self.readReady(source, upTo: "g\n") == "id,msg\n")
+        #expect(!source.isReady)
+    }
+}
