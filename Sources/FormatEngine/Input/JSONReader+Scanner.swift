@@ -40,25 +40,16 @@ extension JSONReader {
                     return .fail(.controlCharacter)
                 }
             case .escape:
-                let decoded: UInt8
-                switch buffer[p] {
-                case 0x22: decoded = 0x22
-                case 0x5C: decoded = 0x5C
-                case 0x2F: decoded = 0x2F
-                case UInt8(ascii: "b"): decoded = 0x08
-                case UInt8(ascii: "f"): decoded = 0x0C
-                case UInt8(ascii: "n"): decoded = 0x0A
-                case UInt8(ascii: "r"): decoded = 0x0D
-                case UInt8(ascii: "t"): decoded = 0x09
-                case UInt8(ascii: "u"):
+                if buffer[p] == UInt8(ascii: "u") {
                     p &+= 1
                     escapeValue = 0
                     escapeDigits = 0
                     state = .unicode
                     continue
-                default:
-                    return .fail(.expected)
                 }
+                // One table of one-letter escapes, the flat rows' too.
+                let decoded = Self.escaped(buffer[p])
+                guard decoded != 0 else { return .fail(.expected) }
                 if pendingHigh != 0 { loneSurrogate() }
                 text.append(decoded)
                 p &+= 1
