@@ -43,6 +43,16 @@ package final class ViewSaving {
 }
 
 extension ViewSaving {
+    /// How many bytes were appended to the file the view read since it read it (the same file,
+    /// grown); 0 otherwise. A save copies only the bytes read.
+    func appendedSinceRead() -> Int64 {
+        guard let read, let path = input.path, let now = SaveFile.identity(path: path),
+              now.device == read.device, now.inode == read.inode else { return 0 }
+        return max(0, now.contents.size - read.contents.size)
+    }
+}
+
+extension ViewSaving {
     /// Why a file the view read can be viewed but not edited (a save could not write it), nil
     /// when it can: a JSON document; JSON Lines not in UTF-8, or with lines ended by CR alone.
     static func readOnly(_ table: inout TableInput, path: String) -> String? {
@@ -130,6 +140,8 @@ extension ViewModel {
             if quit { state.exit = .quit }
             return
         }
+        // Bytes appended to the file read since it was read: not in a save (V10), so it says so.
+        let appended = saving.appendedSinceRead()
         do {
             let edits = state.editing.edits
             let columns = loader.progress.columns
@@ -149,6 +161,7 @@ extension ViewModel {
         }
         state.savedEdits()
         state.message = "saved to \(Sanitize.visible(target))"
+            + (appended > 0 ? " (without the \(TableFormatter.grouped(Int(appended))) bytes added to \(Sanitize.visible(saving.input.name)) since it was opened)" : "")
         if quit { state.exit = .quit }
     }
 

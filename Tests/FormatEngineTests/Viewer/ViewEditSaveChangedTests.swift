@@ -60,7 +60,8 @@ struct ViewEditSaveChangedTests {
         // The refusal asks for a name at once.
         ViewEditTests.type(model, out.path)
         model.handle(.enter)
-        #expect(model.state.message == "saved to \(out.path)")
+        // The appended row is not in the save, and the message says so.
+        #expect(model.state.message == "saved to \(out.path) (without the 11 bytes added to \(original.path) since it was opened)")
         #expect(try String(contentsOf: out, encoding: .utf8) == "a,b\n1,xZ\n2,y\n")
         #expect(try String(contentsOf: original, encoding: .utf8) == "a,b\n1,x\n2,y\n3,appended\n")
     }
