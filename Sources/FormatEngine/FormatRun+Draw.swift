@@ -1,39 +1,41 @@
 /// Step 4 of a run: the title, the rows (in groups, in pages' bands, or the file read again), the notes.
 extension FormatRun {
+    /// What the drawing has done so far.
+    struct DrawCount {
+        /// Rows drawn (in pages, in the current band).
+        var drawn = 0
+        /// Rows there are: the notes say how many more there were than were drawn.
+        var total: Int
+        /// Rows taken by the sizing pass's notes, without the reader (P1).
+        var rowsByNotes = 0
+    }
+
     /// The title, the rows (in groups, or in pages' bands), then the notes.
-    func draw(_ plan: LayoutPlan, transforms: TableFormatter.Transforms, groups: Groups) throws(OutputError) {
+    func draw(_ arranged: consuming Arranged, plan: LayoutPlan, transforms: TableFormatter.Transforms) throws(OutputError) -> Drawn {
         var plan = plan
         plan.keepsColumns = options.follow
         let renderer = Renderers.make(plan, options: options, out: out)
         if let title = options.title { try renderer.title(title) }
-        var supply: TableFormatter.Supply = holdAll ? .memory(held) : twoPass ? .file(count: rows) : .stream(held)
-        if let external, let typing { supply = .sorted(external, numeric: typing.profiles.map(\.isNumeric)) }
-        held.removeAll()
-        var drawn = 0
-        var total = rows
+        var reader = arranged.reader
+        var rows = arranged.rows
+        let read = arranged.count
+        var count = DrawCount(total: read)
         var cutBefore = renderer.cutCells
         switch plan.mode {
         case .table, .list:
             if plan.mode == .table { try renderer.beginTable(plan.columns, caption: nil) }
-            var draw: TableFormatter.Draw = plan.mode == .table ? { (r, row) throws(OutputError) in try r.row(row) } : { (r, row) throws(OutputError) in try r.block(row) }
-            if plan.mode == .table, let every = options.headingsEvery {
-                draw = Self.headingsAgain(every: every, rowLines: plan.cellLines, columns: plan.columns, out: out, draw)
-            }
-            let grouped = externalGroups != nil || pieceGroups != nil || transforms.groupIndex != nil && holdAll
-            if grouped {
-                if let pieceGroups {
-                    try drawGroupedPieces(pieceGroups, groups, plan: plan, renderer: renderer, draw: draw, drawn: &drawn)
-                } else if let externalGroups {
-                    try drawExternalGroups(externalGroups, groups, plan: plan, renderer: renderer, draw: draw, drawn: &drawn)
-                } else if let groupIndex = transforms.groupIndex, case .memory(let all) = supply {
-                    try drawGroups(all, groups, groupIndex: groupIndex, selection: transforms.selection, plan: plan, renderer: renderer, draw: draw, drawn: &drawn)
-                }
+            let draw = rowDrawer(plan)
+            if let groupIndex = groupIndex(of: rows, transforms) {
+                let shown = transforms.selection ?? Array(reader.table.columns.indices)
+                let label = plan.columns.first(where: { $0.source == groupIndex })?.heading ?? reader.table.columns[groupIndex]
+                let grouped = GroupedDrawing(groups: arranged.groups, label: label, shown: shown, plan: plan, renderer: renderer, draw: draw)
+                try drawGroups(rows, grouped, &count, &reader)
                 if plan.mode == .table { try renderer.endTable() }
-                if groups.rounded {
+                if arranged.groups.rounded {
                     try renderer.note("A total marked ≈ is rounded to 17 significant digits: its numbers span more than \(ExactDecimal.limit) digits, from the largest one's first to the smallest one's last.")
                 }
             } else {
-                try drawRows(&supply, drawn: &drawn, total: &total, renderer: renderer, draw: draw, windowDrawn: { cutBefore = renderer.cutCells })
+                try drawRows(&rows, read: read, &count, &reader, renderer: renderer, draw: draw, windowDrawn: { cutBefore = renderer.cutCells })
                 if plan.mode == .table { try renderer.endTable() }
             }
         case .pages:
@@ -41,116 +43,172 @@ extension FormatRun {
                 let others = band.dropFirst().map(\.heading)
                 let caption = plan.bands.count > 1 ? "Page \(b + 1) of \(plan.bands.count): \(others.joined(separator: ", "))" : nil
                 try renderer.beginTable(band, caption: caption)
-                drawn = 0
-                try drawRows(&supply, drawn: &drawn, total: &total, renderer: renderer, draw: { (r, row) throws(OutputError) in try r.row(row) }, windowDrawn: {})
+                count.drawn = 0
+                try drawRows(&rows, read: read, &count, &reader, renderer: renderer, draw: { (r, row) throws(OutputError) in try r.row(row) }, windowDrawn: {})
                 try renderer.endTable()
             }
             cutBefore = renderer.cutCells
         }
-        if transforms.groupIndex == nil || !holdAll {
-            try notes(renderer, plan: plan, drawn: drawn, total: total, cutBefore: cutBefore)
-        } else {
-            try notes(renderer, plan: plan, drawn: drawn, total: total, cutBefore: renderer.cutCells)
-        }
+        try notes(renderer, plan: plan, count, cutBefore: cutBefore)
         try renderer.finish()
+        return Drawn(error: reader.error, warnings: reader.table.warnings, rowsByNotes: count.rowsByNotes)
+    }
+
+    /// How a table or list draws a row: a table's row (its headings again every screenful when
+    /// asked) or a list report's block.
+    private func rowDrawer(_ plan: LayoutPlan) -> TableFormatter.Draw {
+        guard plan.mode == .table else { return { (r, row) throws(OutputError) in try r.block(row) } }
+        let draw: TableFormatter.Draw = { (r, row) throws(OutputError) in try r.row(row) }
+        guard let every = options.headingsEvery else { return draw }
+        return Self.headingsAgain(every: every, rowLines: plan.cellLines, columns: plan.columns, out: out, draw)
+    }
+
+    /// The column the rows are drawn grouped by (W12), when they are: groups tallied in pieces or
+    /// sorted on disk, or every row held and grouped in memory.
+    private func groupIndex(of rows: HeldRows, _ transforms: TableFormatter.Transforms) -> Int? {
+        switch rows {
+        case .pieceGroups(_, let grouping): return grouping.index
+        case .externalGroups(let grouping): return grouping.groupIndex
+        case .all: return transforms.groupIndex
+        case .window, .file, .pieces, .sorted: return nil
+        }
+    }
+
+    /// What drawing groups needs: the groups' footers, the heading's label, the columns shown, the
+    /// plan, the renderer and how it draws a row.
+    struct GroupedDrawing {
+        let groups: Groups
+        let label: String
+        let shown: [Int]
+        let plan: LayoutPlan
+        let renderer: any Renderer
+        let draw: TableFormatter.Draw
+
+        /// A group's heading line, with its row count (W12).
+        func heading(_ value: String, count: Int) throws(OutputError) {
+            try renderer.groupHeading(TableFormatter.groupHeading(label, value: value, count: count))
+        }
+
+        /// Group `g`'s footer of sums (W12), in a table.
+        func footer(_ g: Int) throws(OutputError) {
+            guard plan.mode == .table, g < groups.footers.count else { return }
+            let cells = plan.columns.map { column -> String? in shown.firstIndex(of: column.source).flatMap { groups.footers[g][$0] } }
+            try renderer.groupFooter(cells, label: Layout.totalLabel)
+        }
     }
 
     /// W12: a section per group, its heading with the row count, its rows, its footer of sums.
-    func drawGroups(_ all: [Record], _ groups: Groups, groupIndex: Int, selection: [Int]?, plan: LayoutPlan, renderer: any Renderer,
-                    draw: TableFormatter.Draw, drawn: inout Int) throws(OutputError) {
-        let heading = plan.columns.first(where: { $0.source == groupIndex })?.heading ?? table.columns[groupIndex]
-        let shown = selection ?? Array(table.columns.indices)
-        for (g, group) in groups.members.enumerated() where drawn < limit {
-            let count = group.rows.count
-            try renderer.groupHeading(TableFormatter.groupHeading(heading, value: group.value, count: count))
-            for r in group.rows where drawn < limit {
-                try all[r].withFields { (row) throws(OutputError) in try draw(renderer, row) }
-                drawn += 1
+    private func drawGroups(_ rows: HeldRows, _ grouped: GroupedDrawing, _ count: inout DrawCount, _ reader: inout RowReader) throws(OutputError) {
+        switch rows {
+        case .pieceGroups(let pieces, let grouping):
+            try drawGroupedPieces(pieces, grouping, grouped, &count, &reader)
+        case .externalGroups(let grouping):
+            try drawExternalGroups(grouping, grouped, &count, &reader)
+        case .all(let all, _):
+            for (g, group) in grouped.groups.members.enumerated() where count.drawn < limit {
+                try grouped.heading(group.value, count: group.rows.count)
+                for r in group.rows where count.drawn < limit {
+                    try all[r].withFields { (row) throws(OutputError) in try grouped.draw(grouped.renderer, row) }
+                    count.drawn += 1
+                }
+                try grouped.footer(g)
             }
-            try drawFooter(g, groups, shown: shown, plan: plan, renderer: renderer)
+        case .window, .file, .pieces, .sorted:
+            break
         }
     }
 
-    /// Group `g`'s footer of sums (W12), in a table.
-    func drawFooter(_ g: Int, _ groups: Groups, shown: [Int], plan: LayoutPlan, renderer: any Renderer) throws(OutputError) {
-        guard plan.mode == .table, g < groups.footers.count else { return }
-        let cells = plan.columns.map { column -> String? in shown.firstIndex(of: column.source).flatMap { groups.footers[g][$0] } }
-        try renderer.groupFooter(cells, label: Layout.totalLabel)
-    }
-
-    /// Draws each row of the supply, at most `limit`; counts the rows after the limit.
-    func drawRows(_ supply: inout TableFormatter.Supply, drawn: inout Int, total: inout Int, renderer: any Renderer,
-                  draw: @escaping TableFormatter.Draw, windowDrawn: () -> Void) throws(OutputError) {
-        switch supply {
-        case .memory(let all):
+    /// Draws each row held, at most `limit`; counts the rows after the limit.
+    private func drawRows(_ rows: inout HeldRows, read: Int, _ count: inout DrawCount, _ reader: inout RowReader, renderer: any Renderer,
+                          draw: @escaping TableFormatter.Draw, windowDrawn: () -> Void) throws(OutputError) {
+        switch rows {
+        case .all(let all, _):
             for row in all.prefix(limit) {
                 try row.withFields { (row) throws(OutputError) in try draw(renderer, row) }
-                drawn += 1
+                count.drawn += 1
             }
-        case .file(let count):
-            try drawFileAgain(count: count, drawn: &drawn, total: &total, renderer: renderer, draw: draw)
-        case .sorted(let sort, let numeric):
-            let limit = self.limit
-            do {
-                try sort.merge(numeric: numeric) { (fields, _) throws(OutputError) in
-                    guard drawn < limit else { return false }
-                    try draw(renderer, fields)
-                    drawn += 1
-                    return true
-                }
-            } catch {
-                switch error {
-                case .output(let error): throw error
-                case .input(let error):
-                    result.error = result.error ?? error
-                    total = drawn
-                }
-            }
-        case .stream(let window):
+        case .file:
+            try drawFileAgain(rows: read, &count, &reader, renderer: renderer, draw: draw)
+        case .pieces(let pieces):
+            try drawPieces(pieces, &count, &reader, renderer: renderer, draw: draw)
+        case .sorted(let sort, let typing):
+            try drawMerged(sort, numeric: typing.profiles.map(\.isNumeric), &count, &reader, renderer: renderer, draw: draw)
+        case .window(let window):
             for row in window.prefix(limit) {
                 try row.withFields { (row) throws(OutputError) in try draw(renderer, row) }
-                drawn += 1
+                count.drawn += 1
             }
             windowDrawn()  // cuts from here on are cuts the window's sizing did not foresee
-            supply = .memory([])  // the stream is read once
-            guard result.error == nil else { return }
-            table.columnsMayGrow = false
-            // P4: what is drawn goes out whenever the pipe makes us wait, not when it closes.
-            // A reader gone (`… | head`) is noticed at that flush and ends the run at the next
-            // row, rather than rows read on forever from an input that never ends (`--follow`).
-            let out = self.out
-            var closed: OutputError?
-            table.stream.beforeWaiting = {
-                guard closed == nil else { return }
-                do throws(OutputError) { try out.flush() } catch { closed = error }
-            }
-            defer { table.stream.beforeWaiting = nil }
-            while nextRow() {
-                if let closed { throw closed }
-                if drawn < limit {
-                    try record.withFields { (row) throws(OutputError) in try draw(renderer, row) }
-                    drawn += 1
-                }
-                total += 1
-            }
-            total = max(total, drawn)
+            rows = .all([], typing: nil)  // the stream is read once
+            guard reader.error == nil else { return }
+            try drawStream(&count, &reader, renderer: renderer, draw: draw)
+        case .pieceGroups, .externalGroups:
+            break  // drawn in groups
         }
+    }
+
+    /// Sorted runs on disk, merged as they are drawn (`--sort` beyond memory), the sort columns
+    /// compared as their final types say.
+    private func drawMerged(_ sort: ExternalSort, numeric: [Bool], _ count: inout DrawCount, _ reader: inout RowReader,
+                            renderer: any Renderer, draw: TableFormatter.Draw) throws(OutputError) {
+        let limit = self.limit
+        var drawn = count.drawn
+        do {
+            try sort.merge(numeric: numeric) { (fields, _) throws(OutputError) in
+                guard drawn < limit else { return false }
+                try draw(renderer, fields)
+                drawn += 1
+                return true
+            }
+            count.drawn = drawn
+        } catch {
+            count.drawn = drawn
+            switch error {
+            case .output(let error): throw error
+            case .input(let error):
+                reader.keep(error)
+                count.total = drawn
+            }
+        }
+    }
+
+    /// The rest of a pipe, after its window, as it comes: drawn up to `limit`, counted after it.
+    private func drawStream(_ count: inout DrawCount, _ reader: inout RowReader, renderer: any Renderer,
+                            draw: TableFormatter.Draw) throws(OutputError) {
+        reader.table.columnsMayGrow = false
+        // P4: what is drawn goes out whenever the pipe makes us wait, not when it closes.
+        // A reader gone (`… | head`) is noticed at that flush and ends the run at the next
+        // row, rather than rows read on forever from an input that never ends (`--follow`).
+        let out = self.out
+        var closed: OutputError?
+        reader.table.stream.beforeWaiting = {
+            guard closed == nil else { return }
+            do throws(OutputError) { try out.flush() } catch { closed = error }
+        }
+        defer { reader.table.stream.beforeWaiting = nil }
+        while reader.next() {
+            if let closed { throw closed }
+            if count.drawn < limit {
+                try reader.record.withFields { (row) throws(OutputError) in try draw(renderer, row) }
+                count.drawn += 1
+            }
+            count.total += 1
+        }
+        count.total = max(count.total, count.drawn)
     }
 
     /// A file again, read on a second thread while this one draws; when this thread is behind,
     /// the reader draws a batch into memory itself.
-    func drawFileAgain(count: Int, drawn: inout Int, total: inout Int, renderer: any Renderer, draw: @escaping TableFormatter.Draw) throws(OutputError) {
-        if let pieces {
-            try drawPieces(pieces, drawn: &drawn, total: &total, renderer: renderer, draw: draw)
-            return
-        }
-        let readError = result.error
+    private func drawFileAgain(rows: Int, _ count: inout DrawCount, _ reader: inout RowReader, renderer: any Renderer,
+                               draw: @escaping TableFormatter.Draw) throws(OutputError) {
+        let readError = reader.error
         let again: TableInput
         do {
-            again = try TableInput(input, options: options.input, choice: table.choiceForNextPass, columns: Array(table.columns.prefix(table.headerCount)))
+            again = try TableInput(input, options: options.input, choice: reader.table.choiceForNextPass,
+                                   columns: Array(reader.table.columns.prefix(reader.table.headerCount)))
         } catch {
-            if result.error == nil { result.error = error }
-            total = drawn  // the rows not drawn were not left out by a limit: say nothing of them
+            reader.keep(error)
+            count.total = count.drawn  // the rows not drawn were not left out by a limit: say nothing of them
             return
         }
         let pipeline = RowPipeline(again, tuning: options.pipeline)
@@ -171,7 +229,8 @@ extension FormatRun {
             batch.cuts = helper.cutCells - cuts
         }
         let out = self.out
-        try pipeline.consume(maxRows: min(count, limit), help: help) { (batch) throws(OutputError) in
+        var drawn = count.drawn
+        try pipeline.consume(maxRows: min(rows, limit), help: help) { (batch) throws(OutputError) in
             if batch.helped {
                 try batch.output.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
                 renderer.cutCells += batch.cuts
@@ -185,15 +244,16 @@ extension FormatRun {
             }
             if let error = batch.error, secondError == nil { secondError = error }
         }
-        result.error = readError ?? secondError
-        if readError == nil && secondError != nil { total = drawn }
+        count.drawn = drawn
+        reader.keep(secondError)
+        if readError == nil && secondError != nil { count.total = count.drawn }
     }
 
     /// The notes under the output (W14).
-    func notes(_ renderer: any Renderer, plan: LayoutPlan, drawn: Int, total: Int, cutBefore: Int) throws(OutputError) {
-        if total == 0 { try renderer.note("(no rows)") }
-        if total > drawn {
-            let more = total - drawn
+    private func notes(_ renderer: any Renderer, plan: LayoutPlan, _ count: DrawCount, cutBefore: Int) throws(OutputError) {
+        if count.total == 0 { try renderer.note("(no rows)") }
+        if count.total > count.drawn {
+            let more = count.total - count.drawn
             try renderer.note("… \(TableFormatter.grouped(more)) more row\(more == 1 ? "" : "s")")
         }
         if !plan.omitted.isEmpty {

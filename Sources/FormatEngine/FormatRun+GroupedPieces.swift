@@ -184,44 +184,40 @@ final class GroupedPieceDrawing: @unchecked Sendable {
 extension FormatRun {
     /// `--group-by` without `--sort` on a CSV or TSV file: sized in pieces, each tallying its
     /// groups, when the file can be (`sizeInPieces`) and its groups are few enough (`PieceGroups`).
-    func sizeGroupsInPieces() -> Bool {
+    func sizeGroupsInPieces(_ reader: RowReader) -> Sized? {
         guard options.groupBy != nil, options.sort.isEmpty, options.layout != .pages, input.isRereadable,
-              let index = try? TableFormatter.Transforms(options, columns: table.columns).groupIndex else { return false }
-        return sizeInPieces(groupBy: index)
+              let index = try? TableFormatter.Transforms(options, columns: reader.table.columns).groupIndex else { return nil }
+        return sizeInPieces(reader, groupBy: index)
     }
 
     /// W12 for groups tallied in pieces: each group's heading, its chunks in the pieces' order,
     /// its footer.
-    func drawGroupedPieces(_ grouping: PieceGroups, _ groups: Groups, plan: LayoutPlan, renderer: any Renderer,
-                           draw: @escaping TableFormatter.Draw, drawn: inout Int) throws(OutputError) {
-        guard let pieces, !grouping.counts.isEmpty else { return }
-        let heading = plan.columns.first(where: { $0.source == grouping.index })?.heading ?? table.columns[grouping.index]
-        func headingLine(_ g: Int) throws(OutputError) {
-            try renderer.groupHeading(TableFormatter.groupHeading(heading, value: grouping.values[g], count: grouping.counts[g]))
-        }
-        try headingLine(0)
-        let job = GroupedPieceDrawing(rows: PieceRows(pieces: pieces, like: table, name: input.name), grouping: grouping,
-                                      afterHeading: renderer.continuation(into: OutputBuffer(MemorySink())), draw: draw,
+    func drawGroupedPieces(_ pieces: FilePieces, _ grouping: PieceGroups, _ grouped: GroupedDrawing, _ count: inout DrawCount,
+                           _ reader: inout RowReader) throws(OutputError) {
+        guard !grouping.counts.isEmpty else { return }
+        let renderer = grouped.renderer
+        try grouped.heading(grouping.values[0], count: grouping.counts[0])
+        let job = GroupedPieceDrawing(rows: PieceRows(pieces: pieces, like: reader.table, name: input.name), grouping: grouping,
+                                      afterHeading: renderer.continuation(into: OutputBuffer(MemorySink())), draw: grouped.draw,
                                       budget: options.memoryLimit / 2)
         job.drawAll()
         let outcome = job.outcome.current
-        let shown = (try? TableFormatter.Transforms(options, columns: table.columns).selection) ?? nil ?? Array(table.columns.indices)
         for g in grouping.counts.indices {
-            if g > 0 { try headingLine(g) }
+            if g > 0 { try grouped.heading(grouping.values[g], count: grouping.counts[g]) }
             for k in 0..<pieces.count {
                 guard let bytes = job.bytes(k, g) else { continue }
                 try bytes.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
             }
             renderer.resume(atRow: grouping.counts[g])
-            try drawFooter(g, groups, shown: shown, plan: plan, renderer: renderer)
-            drawn += grouping.counts[g]
+            try grouped.footer(g)
+            count.drawn += grouping.counts[g]
         }
         renderer.cutCells += outcome.cuts
         if let first = outcome.errors.min(by: { $0.key < $1.key }) {
-            result.error = result.error ?? first.value
+            reader.keep(first.value)
         } else if outcome.lost {
-            result.error = result.error ?? InputError(.readFailed, "cannot write a temporary file for --group-by (set TMPDIR to a larger disk, or raise --memory-limit)",
-                                                      source: TemporaryFiles.directory)
+            reader.keep(InputError(.readFailed, "cannot write a temporary file for --group-by (set TMPDIR to a larger disk, or raise --memory-limit)",
+                                   source: TemporaryFiles.directory))
         }
     }
 }

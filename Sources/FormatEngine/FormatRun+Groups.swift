@@ -112,46 +112,47 @@ extension TableFormatter {
 extension FormatRun {
     /// `--group-by` without `--sort`: rows numbered by group and held, past the budget sorted on
     /// disk (P2). When nothing was spilled the rows are held as before, grouped in memory.
-    func readForGroups() throws(OutputError) {
+    func readForGroups(_ reader: consuming RowReader) -> Sized {
+        var profiler = newProfiler(columns: reader.table.columns)
         var grouping: ExternalGroups?
         var held: [Record] = []
-        while nextRow() {
-            profiler.sync(columns: table.columns)
-            if rows < limit { profiler.add(record) }  // W10: sized from the rows shown, in input order
+        var rows = 0
+        while reader.next() {
+            profiler.sync(columns: reader.table.columns)
+            if rows < limit { profiler.add(reader.record) }  // W10: sized from the rows shown, in input order
             rows += 1
-            if grouping == nil, let index = try? TableFormatter.Transforms(options, columns: table.columns).groupIndex {
+            if grouping == nil, let index = try? TableFormatter.Transforms(options, columns: reader.table.columns).groupIndex {
                 let made = ExternalGroups(groupIndex: index, budget: options.memoryLimit)
                 do {
                     for row in held { try made.add(row) }
                 } catch {
-                    result.error = result.error ?? error
+                    reader.keep(error)
                     break
                 }
                 held = []
                 grouping = made
             }
             guard let grouping else {
-                held.append(record.compacted())
+                held.append(reader.record.compacted())
                 continue
             }
-            do { try grouping.add(record) } catch {
-                result.error = result.error ?? error
+            do { try grouping.add(reader.record) } catch {
+                reader.keep(error)
                 break
             }
         }
-        if let grouping, grouping.sort.spilled {
-            do { try grouping.sort.finish(numeric: []) } catch { result.error = result.error ?? error }
-            externalGroups = grouping
-        } else {
+        guard let grouping, grouping.sort.spilled else {
             // Held in memory after all: the in-memory path sizes them itself.
-            profiler = ColumnProfiler(columns: table.columns, measure: measure, trackWords: options.cellLines > 1)
-            self.held = grouping?.sort.takeHeld() ?? held
+            let all = grouping?.sort.takeHeld() ?? held
+            return Sized(reader: reader, rows: .all(all, typing: nil), profiler: newProfiler(columns: reader.table.columns), count: rows)
         }
+        do { try grouping.sort.finish(numeric: []) } catch { reader.keep(error) }
+        return Sized(reader: reader, rows: .externalGroups(grouping), profiler: profiler, count: rows)
     }
 
     /// `--sort` with `--group-by`, sorted on disk: the sorted rows numbered by group as they come
     /// and sorted on disk again by that number, so each group keeps its rows' sorted order.
-    func groupSorted(_ sorted: ExternalSort, numeric: [Bool], groupIndex: Int) -> ExternalGroups {
+    func groupSorted(_ sorted: ExternalSort, numeric: [Bool], groupIndex: Int, _ reader: inout RowReader) -> ExternalGroups {
         let grouping = ExternalGroups(groupIndex: groupIndex, budget: options.memoryLimit)
         var record = Record()
         var failure: InputError?
@@ -171,28 +172,31 @@ extension FormatRun {
         if failure == nil {
             do { try grouping.sort.finish(numeric: []) } catch { failure = error }
         }
-        if let failure { result.error = result.error ?? failure }
+        reader.keep(failure)
         return grouping
     }
 
     /// The groups' footers (W12), for groups sorted on disk: summed in one merge, then sized.
-    func externalFooters(_ grouping: ExternalGroups, selection: [Int]?) -> Groups {
-        footers(groupIndex: grouping.groupIndex, selection: selection) { summed in
+    func externalFooters(_ grouping: ExternalGroups, selection: [Int]?, _ sized: inout Sized) -> Groups {
+        var failure: InputError?
+        let shown = selection ?? Array(sized.reader.table.columns.indices)
+        let groups = footers(groupIndex: grouping.groupIndex, shown: shown, profiler: &sized.profiler) { summed in
             do throws(ExternalSort.MergeError<Never>) {
                 return try grouping.sums(of: summed)
             } catch {
-                if case .input(let error) = error { result.error = result.error ?? error }
+                if case .input(let error) = error { failure = error }
                 return nil
             }
         }
+        sized.reader.keep(failure)
+        return groups
     }
 
     /// The groups' footers (W12) from their sums of the numeric columns shown (`sums` of those
     /// columns: per group, per column; nil when they could not be added up), sized.
-    func footers(groupIndex: Int, selection: [Int]?, sums: ([Int]) -> [[NumberValue.Sum?]]?) -> Groups {
+    func footers(groupIndex: Int, shown: [Int], profiler: inout ColumnProfiler, sums: ([Int]) -> [[NumberValue.Sum?]]?) -> Groups {
         var groups = Groups()
         guard options.groupFooter else { return groups }
-        let shown = selection ?? Array(table.columns.indices)
         let summed = shown.filter { index in
             index != groupIndex && profiler.profiles[index].isNumeric && profiler.profiles[index].kind != .null
         }
@@ -212,42 +216,35 @@ extension FormatRun {
         return groups
     }
 
-    /// W12 for groups sorted on disk: as `drawGroups` draws them, the rows coming from the merge.
-    func drawExternalGroups(_ grouping: ExternalGroups, _ groups: Groups, plan: LayoutPlan, renderer: any Renderer,
-                            draw: TableFormatter.Draw, drawn: inout Int) throws(OutputError) {
-        let heading = plan.columns.first(where: { $0.source == grouping.groupIndex })?.heading ?? table.columns[grouping.groupIndex]
-        let shown = (try? TableFormatter.Transforms(options, columns: table.columns).selection) ?? nil ?? Array(table.columns.indices)
-        guard !grouping.counts.isEmpty, drawn < limit else { return }
+    /// W12 for groups sorted on disk: as the groups held are drawn, the rows coming from the merge.
+    func drawExternalGroups(_ grouping: ExternalGroups, _ grouped: GroupedDrawing, _ count: inout DrawCount,
+                            _ reader: inout RowReader) throws(OutputError) {
+        guard !grouping.counts.isEmpty, count.drawn < limit else { return }
         var group = 0
         var left = grouping.counts[0]
-        var drawnHere = drawn
+        var drawnHere = count.drawn
         let limit = self.limit
-        func headingLine(_ g: Int) throws(OutputError) {
-            let count = grouping.counts[g]
-            let value = grouping.values[g]
-            try renderer.groupHeading(TableFormatter.groupHeading(heading, value: value, count: count))
-        }
-        try headingLine(0)
+        try grouped.heading(grouping.values[0], count: grouping.counts[0])
         do {
             try grouping.sort.merge(numeric: []) { (fields, _) throws(OutputError) in
-                try draw(renderer, fields)
+                try grouped.draw(grouped.renderer, fields)
                 drawnHere += 1
                 left -= 1
                 if left == 0 || drawnHere >= limit {
-                    try drawFooter(group, groups, shown: shown, plan: plan, renderer: renderer)
+                    try grouped.footer(group)
                     group += 1
                     guard drawnHere < limit, group < grouping.counts.count else { return false }
                     left = grouping.counts[group]
-                    try headingLine(group)
+                    try grouped.heading(grouping.values[group], count: grouping.counts[group])
                 }
                 return true
             }
         } catch {
             switch error {
             case .output(let error): throw error
-            case .input(let error): result.error = result.error ?? error
+            case .input(let error): reader.keep(error)
             }
         }
-        drawn = drawnHere
+        count.drawn = drawnHere
     }
 }

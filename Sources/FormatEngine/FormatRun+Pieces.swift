@@ -15,25 +15,26 @@ extension FormatRun {
     /// about 64 MB.
     static let widestInPieces = (64 << 20) / 256 / MemoryLayout<ColumnProfile>.stride
 
-    /// Sizes a file's rows in pieces. Returns false, having changed nothing, when the input is not
+    /// Sizes a file's rows in pieces. Returns nil, having read nothing, when the input is not
     /// a plain UTF-8 CSV or TSV file with a header row or a JSON Lines file, is too small to cut,
     /// or a piece meets an error, an invalid byte or a cut inside a row: the caller then reads the
     /// file whole, which says each of those exactly where it is. With `groupBy` (a CSV or TSV file's
-    /// `--group-by` column) the pieces also tally their groups (`PieceGroups`); false too when they
+    /// `--group-by` column) the pieces also tally their groups (`PieceGroups`); nil too when they
     /// are too many for that.
-    func sizeInPieces(groupBy: Int? = nil) -> Bool {
+    func sizeInPieces(_ reader: RowReader, groupBy: Int? = nil) -> Sized? {
+        let table = reader.table
         guard limit == Int.max, let size = options.pipeline.pieceBytes,
               let file = (input as? RandomlyReadable)?.randomAccess, file.holdsText,
-              table.stream.encoding == .utf8, table.stream.replacements == 0 else { return false }
+              table.stream.encoding == .utf8, table.stream.replacements == 0 else { return nil }
         switch table.choice.format {
         case .csv, .tsv:
             // Each piece sizes every column, and the first pass holds up to ~256 pieces' sizes: a
             // very wide table (2 million columns, E5) is sized in one pass instead.
-            guard options.header, table.headerCount > 0, table.headerCount <= Self.widestInPieces else { return false }
+            guard options.header, table.headerCount > 0, table.headerCount <= Self.widestInPieces else { return nil }
         case .jsonl:
-            guard table.keyed, table.columns.isEmpty, groupBy == nil else { return false }
+            guard table.keyed, table.columns.isEmpty, groupBy == nil else { return nil }
         case .json:
-            return false  // one document: its rows cannot be cut apart at line feeds
+            return nil  // one document: its rows cannot be cut apart at line feeds
         }
         // The first row's offset. A header ended by CR LF may have left its LF unread.
         var start = Int64(table.stream.offset + table.stream.byteOrderMarkLength)
@@ -45,23 +46,36 @@ extension FormatRun {
         // drawing pass cuts at the rows the first one noted every `size` bytes.
         let firstPassSize = max(size, Int((file.identity.size - file.start - start) / 256))
         let notes = RowNotes(budget: options.pipeline.notesBudget ?? RowNotes.defaultBudget)
-        guard var pieces = FilePieces.cut(file, from: start, size: firstPassSize) else { return false }
+        guard var pieces = FilePieces.cut(file, from: start, size: firstPassSize) else { return nil }
         let grouping = groupBy.map { (index: $0, cellCap: PieceGroups.cellCap(pieces: pieces.count, budget: options.memoryLimit)) }
-        guard let sized = sizeAll(&pieces, checkpointEvery: size, notes: notes, grouping: grouping) else { return false }
+        guard let sized = sizeAll(&pieces, like: table, checkpointEvery: size, notes: notes, grouping: grouping) else { return nil }
+        var grouped: PieceGroups?
         if groupBy != nil {
-            guard let groups = PieceGroups(sized) else { return false }
-            pieceGroups = groups
+            guard let groups = PieceGroups(sized) else { return nil }
+            grouped = groups
         }
-        var lines = table.line - 1
+        var merged = Sized(reader: reader, rows: .file, profiler: newProfiler(columns: table.columns))
+        let drawing = merge(sized, cutAt: pieces, notes: notes, file: file, into: &merged)
+        merged.rows = grouped.map { .pieceGroups(drawing, $0) } ?? .pieces(drawing)
+        merged.pieces = pieces.count
+        return merged
+    }
+
+    /// The sized pieces' columns, profiles and counts taken into `sized`, in order.
+    /// - Returns: the pieces the drawing pass cuts the file in: each sized piece cut again at its
+    ///   checkpoints, each with its rows' notes where it has them.
+    private func merge(_ pieces: [PieceSizing.Sized], cutAt first: FilePieces, notes: RowNotes, file: RandomAccess,
+                       into sized: inout Sized) -> FilePieces {
+        var lines = sized.reader.table.line - 1
         var cuts: [Int64] = []
         var rowsBefore: [Int] = []
         var indexes: [RowIndex.Slice?] = []
-        for (k, piece) in sized.enumerated() {
-            cuts.append(pieces.cuts[k])
-            rowsBefore.append(rows)
+        for (k, piece) in pieces.enumerated() {
+            cuts.append(first.cuts[k])
+            rowsBefore.append(sized.count)
             for checkpoint in piece.checkpoints {
-                cuts.append(pieces.cuts[k] + checkpoint.offset)
-                rowsBefore.append(rows + checkpoint.rows)
+                cuts.append(first.cuts[k] + checkpoint.offset)
+                rowsBefore.append(sized.count + checkpoint.rows)
             }
             // The drawing pieces cut from this one take their rows' notes, if it has them.
             var from = 0
@@ -69,23 +83,22 @@ extension FormatRun {
                 indexes.append(piece.notes.map { RowIndex.Slice(notes: notes, place: $0.place, from: from, to: to) })
                 from = to
             }
-            let columns = table.absorb(piece.table, lineOffset: lines)
-            profiler.sync(columns: table.columns)
-            profiler.merge(piece.profiler, into: columns)
-            rows += piece.rows
+            let columns = sized.reader.table.absorb(piece.table, lineOffset: lines)
+            sized.profiler.sync(columns: sized.reader.table.columns)
+            sized.profiler.merge(piece.profiler, into: columns)
+            sized.count += piece.rows
             lines += piece.table.line - 1
         }
-        cuts.append(pieces.cuts[pieces.count])
-        rowsBefore.append(rows)
-        self.pieces = FilePieces(file: file, cuts: cuts, rowsBefore: rowsBefore, indexes: indexes)
-        result.pieces = pieces.count
-        return true
+        cuts.append(first.cuts[first.count])
+        rowsBefore.append(sized.count)
+        return FilePieces(file: file, cuts: cuts, rowsBefore: rowsBefore, indexes: indexes)
     }
 
     /// Reads and profiles every piece on both cores. A piece that ends inside a row (a quoted field
     /// or a JSON value over lines crosses the next cut) is read again joined with the next piece,
     /// once; any other failure, or a joined piece that still ends inside a row, gives nil.
-    func sizeAll(_ pieces: inout FilePieces, checkpointEvery: Int, notes: RowNotes, grouping: (index: Int, cellCap: Int)?) -> [PieceSizing.Sized]? {
+    func sizeAll(_ pieces: inout FilePieces, like table: TableInput, checkpointEvery: Int, notes: RowNotes,
+                 grouping: (index: Int, cellCap: Int)?) -> [PieceSizing.Sized]? {
         let job = PieceSizing(like: table, name: input.name, measure: measure, trackWords: options.cellLines > 1, checkpointEvery: checkpointEvery,
                               notes: notes, grouping: grouping)
         let first = job.size(pieces, Array(0..<pieces.count))
@@ -122,12 +135,14 @@ extension FormatRun {
     /// to the output; pieces after it are drawn into memory meanwhile, by either thread, a few
     /// ahead at most and each up to a cap. A piece that outgrows the cap (very long or padded
     /// rows) is left to be drawn straight when its turn comes, so memory stays bounded (P2).
-    func drawPieces(_ pieces: FilePieces, drawn: inout Int, total: inout Int, renderer: any Renderer, draw: @escaping TableFormatter.Draw) throws(OutputError) {
-        let job = PieceDrawing(pieces: pieces, like: table, name: input.name, renderer: renderer, draw: draw,
+    func drawPieces(_ pieces: FilePieces, _ count: inout DrawCount, _ reader: inout RowReader, renderer: any Renderer,
+                    draw: @escaping TableFormatter.Draw) throws(OutputError) {
+        let job = PieceDrawing(pieces: pieces, like: reader.table, name: input.name, renderer: renderer, draw: draw,
                                cap: options.pipeline.pieceCap ?? max(1 << 20, 2 * (options.pipeline.pieceBytes ?? 0)))
         let mine = job.continuation()
         DispatchQueue.global().async { job.help() }
         var failure: InputError?
+        var drawn = count.drawn
         do {
             var next = 0
             while next < pieces.count && failure == nil {
@@ -166,11 +181,12 @@ extension FormatRun {
             throw error
         }
         job.stop()
-        result.rowsByNotes = job.rowsByNotes.current.values.reduce(0, +)
+        count.drawn = drawn
+        count.rowsByNotes = job.rowsByNotes.current.values.reduce(0, +)
         renderer.resume(atRow: drawn)
         if let failure {
-            result.error = result.error ?? failure
-            total = drawn
+            reader.keep(failure)
+            count.total = drawn
         }
     }
 }

@@ -17,39 +17,28 @@ public struct RunResult: Sendable {
 }
 
 /// The one public entry: options + input + sink → the whole pipeline, in the steps of a
-/// `FormatRun`:
+/// `FormatRun`, each handing the next a value:
 ///
-/// 1. Read and size: a regular file is sized from all of its rows, then read again to draw; a pipe
-///    is sized from its first `window` rows, which are drawn as soon as the window is full, then the
-///    rest streams through the same layout. `--sort`, `--group-by` and pages on a pipe hold every row.
-/// 2. Transform: select columns (W9), sort (W11), group with their sums (W12), limit (W10).
+/// 1. Read and size (`Sized`): a regular file is sized from all of its rows, then read again to
+///    draw; a pipe is sized from its first `window` rows, which are drawn as soon as the window is
+///    full, then the rest streams through the same layout. `--sort`, `--group-by` and pages on a
+///    pipe hold every row.
+/// 2. Transform (`Arranged`): select columns (W9), sort (W11), group with their sums (W12), limit (W10).
 /// 3. Plan the layout once (`Layout.plan`).
-/// 4. Draw every row with the format's `Renderer`, then the notes (W14).
+/// 4. Draw every row with the format's `Renderer`, then the notes (W14) (`Drawn`).
 public enum TableFormatter {
-    /// Where the rows come from when they are drawn.
-    enum Supply {
-        /// A regular file read again, `count` rows, as many times as needed.
-        case file(count: Int)
-        /// Rows held in memory (sorted or grouped, or a pipe drawn more than once).
-        case memory([Record])
-        /// A pipe: the window's rows, then the rest of the stream, once.
-        case stream([Record])
-        /// Sorted runs on disk, merged as they are drawn (`--sort` beyond memory), the sort
-        /// columns compared as their final types say.
-        case sorted(ExternalSort, numeric: [Bool])
-    }
-
     /// Formats `input` into `output`.
     /// - Returns: warnings and any data error (whose rows before it were still printed).
     /// - Throws: `OutputError` when writing fails or the reader went away.
     public static func run(_ input: some InputProvider, options: FormatOptions, output: any OutputSink) throws(OutputError) -> RunResult {
-        let run: FormatRun
+        let run = FormatRun(input, options: options, output: output)
+        let table: TableInput
         do {
-            run = try FormatRun(input, options: options, output: output)
+            table = try TableInput(input, options: options.input)
         } catch {
             return RunResult(error: error)
         }
-        return try run.perform()
+        return try run.perform(table)
     }
 
     /// How long a pipe's writer may pause before the rows that came are sized and shown (P4).
