@@ -16,7 +16,7 @@ Inputs:
     controls, bidirectional controls, line breaks, long text; some large enough for pieces.
 Each file is given by name and, for a share of the cases, on standard input (a pipe).
 
-Usage: python3 scripts/diff-outputs.py OLD_BIN NEW_BIN [--paths markdown,list,pages,box,ansi,group,tsv,plain]
+Usage: python3 scripts/diff-outputs.py OLD_BIN NEW_BIN [--paths markdown,list,pages,box,ansi,group,tsv,plain,sort]
        [--random N] [--seed S] [--jobs J] [--quick]
 Exit status 0 when every case matches; 1 with the first differences printed.
 """
@@ -49,6 +49,13 @@ PATHS = {
     "group": [["--group-by", "GROUP", "-w", "0"], ["--group-by", "GROUP", "-w", "70", "--style", "box"],
               ["--group-by", "GROUP", "-w", "0", "--color", "always"], ["--group-by", "GROUP", "-w", "0", "--footer", "none"]],
     "tsv": [["-w", "0", "-i", "tsv"], ["-f", "markdown", "-i", "tsv"], ["--layout", "list", "-w", "80", "-i", "tsv"]],
+    # Rows held, sorted, spilled to runs on disk (--memory-limit 1M), limited, a pipe's window.
+    "sort": [["--sort", "GROUP", "-w", "0"], ["--sort", "-GROUP", "--group-by", "GROUP", "-w", "0"],
+             ["--group-by", "GROUP", "--memory-limit", "1M", "-w", "0"], ["--sort", "GROUP", "--memory-limit", "1M", "-w", "0"],
+             ["--sort", "-GROUP", "--group-by", "GROUP", "--memory-limit", "1M", "-w", "0"],
+             ["--limit", "7", "--sort", "GROUP", "-w", "0"], ["--limit", "7", "--sort", "GROUP", "--memory-limit", "1M", "-w", "0"],
+             ["--window", "3", "-w", "60"], ["--limit", "5", "-w", "0"], ["--layout", "pages", "--sort", "GROUP", "-w", "70"],
+             ["--limit", "9", "--group-by", "GROUP", "-w", "0"]],
 }
 
 INPUT_EXTENSIONS = (".csv", ".tsv", ".tab", ".json", ".jsonl", ".ndjson", ".ssv")
@@ -82,7 +89,7 @@ def second_column(path):
 
 
 def expand(options, path):
-    return [second_column(path) if o == "GROUP" else o for o in options]
+    return [second_column(path) if o == "GROUP" else "-" + second_column(path) if o == "-GROUP" else o for o in options]
 
 
 # ---------------------------------------------------------------- random tables
