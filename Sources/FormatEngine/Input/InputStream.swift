@@ -19,7 +19,7 @@ final class InputStream {
     /// End of the validated bytes.
     var end = 0
     /// End of bytes read in (UTF-8 input may hold an incomplete sequence in `end..<filled`).
-    private var filled = 0
+    var filled = 0
     /// Offset in the decoded stream of `storage[0]`.
     private var base = 0
 
@@ -28,11 +28,11 @@ final class InputStream {
     /// The encoding in use, decided from the BOM or the request at the first read.
     private(set) var encoding: TextEncoding = .utf8
     private var started = false
-    private var sourceEnded = false
-    private let chunkSize: Int
+    var sourceEnded = false
+    let chunkSize: Int
 
     /// Raw bytes waiting to be transcoded (non-UTF-8 encodings only).
-    private var raw: [UInt8] = []
+    var raw: [UInt8] = []
 
     /// How many invalid sequences were replaced with U+FFFD.
     private(set) var replacements = 0
@@ -45,7 +45,7 @@ final class InputStream {
     ///   - encoding: the user's `--encoding`, or nil to use a BOM or else UTF-8.
     ///   - chunkSize: bytes asked of the source per read.
     /// The bytes were found valid by an earlier pass over the same file: skip the check.
-    private let trustValidUTF8: Bool
+    let trustValidUTF8: Bool
 
     /// Whether every byte of the source has been read.
     var reachedEnd: Bool { sourceEnded }
@@ -65,7 +65,7 @@ final class InputStream {
     }
 
     /// One read of the source, after `beforeWaiting` if it would wait.
-    private func readSource(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    func readSource(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         if let hook = beforeWaiting, !source.isReady { hook() }
         return try source.read(into: buffer)
     }
@@ -236,7 +236,7 @@ final class InputStream {
         return nil
     }
 
-    private func reserve(_ extra: Int) {
+    func reserve(_ extra: Int) {
         guard capacity - filled < extra else { return }
         let newCapacity = max(capacity * 2, filled + extra)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
@@ -246,174 +246,9 @@ final class InputStream {
         capacity = newCapacity
     }
 
-    // MARK: - UTF-8 validation
-
-    /// Validates `storage[end..<filled]`, advancing `end`. An incomplete sequence at the end is left
-    /// for the next read unless `final`. Invalid sequences are replaced by U+FFFD.
-    private func validate(final: Bool) {
-        if trustValidUTF8 {
-            end = filled
-            return
-        }
-        var i = end
-        let limit = filled
-        let storage = storage  // a local: the loop reads no class property
-        while i < limit {
-            // Fast path: eight ASCII bytes at a time, again after every multibyte sequence, and
-            // straight to the first byte of a word that is not ASCII.
-            while i &+ 8 <= limit {
-                let high = UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self) & SWAR.highBits
-                if high != 0 {
-                    i &+= high.trailingZeroBitCount >> 3
-                    break
-                }
-                i &+= 8
-            }
-            if i >= limit { break }
-            let lead = storage[i]
-            if lead < 0x80 { i &+= 1; continue }
-            // The common two-byte sequence (Latin, Greek, Cyrillic …) without the general check.
-            if lead &- 0xC2 <= 0xDF - 0xC2, i &+ 1 < limit, storage[i &+ 1] & 0xC0 == 0x80 {
-                i &+= 2
-                continue
-            }
-            switch UTF8Check.sequence(storage, i, limit) {
-            case .valid(let length):
-                i &+= length
-            case .incomplete:
-                if final {
-                    repair(at: i)
-                    return
-                }
-                end = i
-                return
-            case .invalid:
-                repair(at: i)
-                return
-            }
-        }
-        end = i
-    }
-
-    /// Rewrites `storage[at..<filled]` with every invalid sequence replaced by U+FFFD.
-    private func repair(at first: Int) {
-        var out: [UInt8] = []
-        out.reserveCapacity(filled - first + 16)
-        var i = first
-        var pendingFrom = filled
-        scan: while i < filled {
-            let b = storage[i]
-            if b < 0x80 { out.append(b); i += 1; continue }
-            switch UTF8Check.sequence(storage, i, filled) {
-            case .valid(let length):
-                out.append(contentsOf: UnsafeBufferPointer(start: storage + i, count: length))
-                i += length
-            case .incomplete(let validPrefix):
-                if !sourceEnded {  // the rest of the sequence may come with the next read
-                    pendingFrom = i
-                    break scan
-                }
-                noteReplacement(at: first + out.count)
-                out.append(contentsOf: [0xEF, 0xBF, 0xBD])
-                i += max(1, validPrefix)
-            case .invalid(let validPrefix):
-                noteReplacement(at: first + out.count)
-                out.append(contentsOf: [0xEF, 0xBF, 0xBD])
-                i += max(1, validPrefix)
-            }
-        }
-        let tail = Array(UnsafeBufferPointer(start: storage + pendingFrom, count: filled - pendingFrom))
-        filled = first
-        reserve(out.count + tail.count)
-        for (k, byte) in out.enumerated() { storage[first + k] = byte }
-        filled = first + out.count
-        end = filled
-        for byte in tail { storage[filled] = byte; filled += 1 }
-    }
-
-    // MARK: - Transcoding
-
-    private func transcodeMore() throws(InputError) {
-        if !sourceEnded {
-            let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 1)
-            defer { chunk.deallocate() }
-            let n = try readSource(into: chunk)
-            if n == 0 { sourceEnded = true } else { raw.append(contentsOf: UnsafeRawBufferPointer(rebasing: chunk[0..<n])) }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.count * 3 / 2 + 8)
-        var used = 0
-        switch encoding {
-        case .utf8:
-            return
-        case .latin1, .cp1252:
-            for b in raw { appendScalar(encoding == .cp1252 ? Self.cp1252(b) : UInt32(b), to: &out) }
-            used = raw.count
-        case .utf16le, .utf16be:
-            let little = encoding == .utf16le
-            var i = 0
-            func unit(_ k: Int) -> UInt32 {
-                little ? UInt32(raw[k]) | UInt32(raw[k + 1]) << 8 : UInt32(raw[k]) << 8 | UInt32(raw[k + 1])
-            }
-            while i + 1 < raw.count {
-                let u = unit(i)
-                if u >= 0xD800 && u < 0xDC00 {
-                    if i + 3 < raw.count {
-                        let low = unit(i + 2)
-                        if low >= 0xDC00 && low < 0xE000 {
-                            appendScalar(0x10000 + ((u - 0xD800) << 10) + (low - 0xDC00), to: &out)
-                            i += 4
-                            continue
-                        }
-                    } else if !sourceEnded {
-                        break  // wait for the low surrogate
-                    }
-                    noteReplacement(at: filled + out.count)
-                    appendScalar(0xFFFD, to: &out)
-                    i += 2
-                } else if u >= 0xDC00 && u < 0xE000 {
-                    noteReplacement(at: filled + out.count)
-                    appendScalar(0xFFFD, to: &out)
-                    i += 2
-                } else {
-                    appendScalar(u, to: &out)
-                    i += 2
-                }
-            }
-            if sourceEnded && i < raw.count {  // an odd byte at the end
-                noteReplacement(at: filled + out.count)
-                appendScalar(0xFFFD, to: &out)
-                i = raw.count
-            }
-            used = i
-        }
-        raw.removeFirst(used)
-        reserve(out.count)
-        out.withUnsafeBufferPointer { buffer in
-            if let address = buffer.baseAddress { (storage + filled).update(from: address, count: buffer.count) }
-        }
-        filled += out.count
-        end = filled
-    }
-
     /// Counts a replacement at `index` in `storage`, keeping where the first one was.
-    private func noteReplacement(at index: Int) {
+    func noteReplacement(at index: Int) {
         if replacements == 0 { firstReplacementOffset = base + index }
         replacements += 1
-    }
-
-    private func appendScalar(_ value: UInt32, to out: inout [UInt8]) {
-        switch value {
-        case ..<0x80:
-            out.append(UInt8(value))
-        case ..<0x800:
-            out.append(UInt8(0xC0 | value >> 6)); out.append(UInt8(0x80 | value & 0x3F))
-        case ..<0x10000:
-            out.append(UInt8(0xE0 | value >> 12)); out.append(UInt8(0x80 | value >> 6 & 0x3F))
-            out.append(UInt8(0x80 | value & 0x3F))
-        default:
-            out.append(UInt8(0xF0 | value >> 18)); out.append(UInt8(0x80 | value >> 12 & 0x3F))
-            out.append(UInt8(0x80 | value >> 6 & 0x3F)); out.append(UInt8(0x80 | value & 0x3F))
-        }
     }
 }

@@ -1,0 +1,86 @@
+/// UTF-8 validation of the stream's bytes as they are read in: invalid sequences become U+FFFD
+/// (I5), counted where the first one was.
+extension InputStream {
+    /// Validates `storage[end..<filled]`, advancing `end`. An incomplete sequence at the end is left
+    /// for the next read unless `final`. Invalid sequences are replaced by U+FFFD.
+    func validate(final: Bool) {
+        if trustValidUTF8 {
+            end = filled
+            return
+        }
+        var i = end
+        let limit = filled
+        let storage = storage  // a local: the loop reads no class property
+        while i < limit {
+            // Fast path: eight ASCII bytes at a time, again after every multibyte sequence, and
+            // straight to the first byte of a word that is not ASCII.
+            while i &+ 8 <= limit {
+                let high = UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self) & SWAR.highBits
+                if high != 0 {
+                    i &+= high.trailingZeroBitCount >> 3
+                    break
+                }
+                i &+= 8
+            }
+            if i >= limit { break }
+            let lead = storage[i]
+            if lead < 0x80 { i &+= 1; continue }
+            // The common two-byte sequence (Latin, Greek, Cyrillic …) without the general check.
+            if lead &- 0xC2 <= 0xDF - 0xC2, i &+ 1 < limit, storage[i &+ 1] & 0xC0 == 0x80 {
+                i &+= 2
+                continue
+            }
+            switch UTF8Check.sequence(storage, i, limit) {
+            case .valid(let length):
+                i &+= length
+            case .incomplete:
+                if final {
+                    repair(at: i)
+                    return
+                }
+                end = i
+                return
+            case .invalid:
+                repair(at: i)
+                return
+            }
+        }
+        end = i
+    }
+
+    /// Rewrites `storage[at..<filled]` with every invalid sequence replaced by U+FFFD.
+    private func repair(at first: Int) {
+        var out: [UInt8] = []
+        out.reserveCapacity(filled - first + 16)
+        var i = first
+        var pendingFrom = filled
+        scan: while i < filled {
+            let b = storage[i]
+            if b < 0x80 { out.append(b); i += 1; continue }
+            switch UTF8Check.sequence(storage, i, filled) {
+            case .valid(let length):
+                out.append(contentsOf: UnsafeBufferPointer(start: storage + i, count: length))
+                i += length
+            case .incomplete(let validPrefix):
+                if !sourceEnded {  // the rest of the sequence may come with the next read
+                    pendingFrom = i
+                    break scan
+                }
+                noteReplacement(at: first + out.count)
+                out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                i += max(1, validPrefix)
+            case .invalid(let validPrefix):
+                noteReplacement(at: first + out.count)
+                out.append(contentsOf: [0xEF, 0xBF, 0xBD])
+                i += max(1, validPrefix)
+            }
+        }
+        let tail = Array(UnsafeBufferPointer(start: storage + pendingFrom, count: filled - pendingFrom))
+        filled = first
+        reserve(out.count + tail.count)
+        for (k, byte) in out.enumerated() { storage[first + k] = byte }
+        filled = first + out.count
+        end = filled
+        for byte in tail { storage[filled] = byte; filled += 1 }
+    }
+}
