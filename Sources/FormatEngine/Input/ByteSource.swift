@@ -1,10 +1,11 @@
 /// Where input bytes come from: a file, a pipe, or memory. Only the executable opens files; the
 /// engine reads through this protocol.
 public protocol ByteSource: AnyObject {
-    /// Reads up to `buffer.count` bytes into `buffer`.
-    /// - Returns: the number of bytes read; 0 at the end of the input.
+    /// Appends the next bytes to `buffer`, at most its `freeCapacity` (a safe view of the
+    /// reader's memory, valid for the call: no pointer is handed out). Appends nothing only at
+    /// the end of the input; a source that has no bytes yet waits for them.
     /// - Throws: `InputError` with kind `.readFailed` when the read fails.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int
+    func read(into buffer: inout OutputRawSpan) throws(InputError)
     /// Whether a read would return at once (bytes waiting, or the end): false when it would wait
     /// for a writer, so that output held back can be flushed first (P4).
     var isReady: Bool { get }
@@ -14,6 +15,15 @@ public protocol ByteSource: AnyObject {
 }
 
 extension ByteSource {
+    /// One read into `buffer` (the engine's own storage) through a span over it.
+    /// - Returns: the number of bytes read; 0 at the end of the input.
+    @inline(__always)
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+        var span = OutputRawSpan(buffer: buffer, initializedCount: 0)
+        try read(into: &span)
+        return span.finalize(for: buffer)
+    }
+
     /// Memory and regular files never wait.
     public var isReady: Bool { true }
     /// Does not wait: memory and regular files are always ready.
@@ -38,15 +48,35 @@ public final class MemorySource: ByteSource {
         self.init(Array(text.utf8), chunkSize: chunkSize)
     }
 
-    /// The next bytes; 0 at the end.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        let n = min(chunkSize, buffer.count, data.count - offset)
-        guard n > 0 else { return 0 }
-        data.withUnsafeBytes { src in
-            buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[offset..<(offset + n)]))
-        }
+    /// Appends the next bytes; nothing at the end.
+    public func read(into buffer: inout OutputRawSpan) throws(InputError) {
+        let n = min(chunkSize, buffer.freeCapacity, data.count - offset)
+        guard n > 0 else { return }
+        buffer.append(data[offset..<(offset + n)])
         offset += n
-        return n
+    }
+}
+
+extension OutputRawSpan {
+    /// Lets `fill` write into the free part of the span through a pointer (for `read(2)`, zlib,
+    /// `pread`), then counts the bytes it says it wrote as appended.
+    /// - Returns: the number of bytes appended.
+    @inline(__always) @discardableResult
+    mutating func appendFilling<E: Error>(_ fill: (UnsafeMutableRawBufferPointer) throws(E) -> Int) throws(E) -> Int {
+        try withUnsafeMutableBytes { (bytes, count) throws(E) -> Int in
+            let n = try fill(UnsafeMutableRawBufferPointer(rebasing: bytes[count...]))
+            count += n
+            return n
+        }
+    }
+
+    /// Appends `bytes`, which must fit in the free capacity.
+    mutating func append(_ bytes: ArraySlice<UInt8>) {
+        precondition(bytes.count <= freeCapacity, "more bytes than the span has room for")
+        appendFilling { (free) -> Int in
+            bytes.withUnsafeBytes { free.copyMemory(from: $0) }
+            return bytes.count
+        }
     }
 }
 

@@ -90,16 +90,14 @@ final class PrefixedSource: ByteSource {
         self.rest = rest
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    func read(into buffer: inout OutputRawSpan) throws(InputError) {
         if offset < prefix.count {
-            let n = min(buffer.count, prefix.count - offset)
-            prefix.withUnsafeBytes { src in
-                buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: src[offset..<(offset + n)]))
-            }
+            let n = min(buffer.freeCapacity, prefix.count - offset)
+            buffer.append(prefix[offset..<(offset + n)])
             offset += n
-            return n
+            return
         }
-        return try rest.read(into: buffer)
+        try rest.read(into: &buffer)
     }
 
     var isReady: Bool { offset < prefix.count || rest.isReady }
@@ -165,7 +163,13 @@ final class GzipSource: ByteSource {
         InputError(.malformed, "gzip data \(what) (compressed byte \(position))", source: name)
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    /// Appends the next bytes; nothing at the end.
+    func read(into buffer: inout OutputRawSpan) throws(InputError) {
+        try buffer.appendFilling { (free) throws(InputError) in try fill(free) }
+    }
+
+    /// Decompresses into `buffer`. - Returns: how many bytes; 0 at the end.
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         guard !finished, let out = buffer.baseAddress, buffer.count > 0 else { return 0 }
         if !initialized { try start() }
         stream.pointee.next_out = out.assumingMemoryBound(to: Bytef.self)

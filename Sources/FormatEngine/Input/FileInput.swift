@@ -89,14 +89,18 @@ public final class DescriptorSource: ByteSource {
         return poll(&request, 1, Int32(clamping: milliseconds)) != 0
     }
 
-    /// The next bytes, retrying after interruptions; 0 at the end.
-    public func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    /// Appends the next bytes, retrying after interruptions; nothing at the end.
+    public func read(into buffer: inout OutputRawSpan) throws(InputError) {
         while true {
-            let n = systemRead(fd, buffer.baseAddress, buffer.count)
-            if n > 0 { return n }
+            var n = 0
+            buffer.appendFilling { free in
+                n = systemRead(fd, free.baseAddress, free.count)
+                return max(0, n)
+            }
+            if n > 0 { return }
             if n == 0 {
                 if let identity { try Self.check(fd, against: identity, name: name) }
-                return 0
+                return
             }
             if errno == EINTR { continue }
             throw InputError(.readFailed, "read error: \(systemMessage(errno))", source: name)

@@ -103,10 +103,9 @@ final class FollowSource: ByteSource {
         return isReady
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        let n = try readLines(into: buffer)
+    func read(into buffer: inout OutputRawSpan) throws(InputError) {
+        let n = try buffer.appendFilling { (free) throws(InputError) in try readLines(into: free) }
         handedOut += Int64(n)
-        return n
     }
 
     /// One read: whole lines, or what the file ends with once it truly ends.

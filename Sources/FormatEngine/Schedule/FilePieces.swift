@@ -22,7 +22,13 @@ final class RangeSource: ByteSource {
         self.end = end
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    /// Appends the next bytes; nothing at the end.
+    func read(into buffer: inout OutputRawSpan) throws(InputError) {
+        try buffer.appendFilling { (free) throws(InputError) in try fill(free) }
+    }
+
+    /// Reads the next bytes into `buffer` by offset. - Returns: how many; 0 at the piece's end.
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         let wanted = Int(min(Int64(buffer.count), end - offset))
         if wanted <= 0 {
             try DescriptorSource.check(file.fd, against: file.identity, name: name)

@@ -15,9 +15,8 @@ final class GeneratedArraySource: ByteSource {
         pending = [UInt8(ascii: "[")]
     }
 
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        var written = 0
-        while written < buffer.count {
+    func read(into buffer: inout OutputRawSpan) throws(InputError) {
+        while !buffer.isFull {
             if pendingStart == pending.count {
                 pending.removeAll(keepingCapacity: true)
                 pendingStart = 0
@@ -32,15 +31,10 @@ final class GeneratedArraySource: ByteSource {
                     break
                 }
             }
-            let n = min(buffer.count - written, pending.count - pendingStart)
-            pending.withUnsafeBytes { source in
-                UnsafeMutableRawBufferPointer(rebasing: buffer[written..<(written + n)])
-                    .copyMemory(from: UnsafeRawBufferPointer(rebasing: source[pendingStart..<(pendingStart + n)]))
-            }
-            written += n
+            let n = min(buffer.freeCapacity, pending.count - pendingStart)
+            for byte in pending[pendingStart..<(pendingStart + n)] { buffer.append(byte) }
             pendingStart += n
         }
-        return written
     }
 }
 

@@ -43,11 +43,12 @@ extension Reliability {
                 self.source = source
                 self.change = change
             }
-            func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-                let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(4096)))
+            func read(into buffer: inout OutputRawSpan) throws(InputError) {
+                try buffer.appendFilling { (free) throws(InputError) in
+                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: free.prefix(4096)))
+                }
                 reads += 1
                 if reads == 1 { try? change() }
-                return n
             }
         }
 
