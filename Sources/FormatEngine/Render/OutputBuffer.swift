@@ -35,7 +35,9 @@ public final class MemorySink: OutputSink {
     /// An empty sink.
     public init() {}
     /// Appends `bytes`.
-    public func write(_ bytes: RawSpan) throws(OutputError) { bytes.withUnsafeBytes { self.bytes.append(contentsOf: $0) } }
+    public func write(_ bytes: RawSpan) throws(OutputError) {
+        bytes.withUnsafeBytes { self.bytes.append(contentsOf: $0) }
+    }
     /// Everything written so far, as text.
     public var text: String { String(decoding: bytes, as: UTF8.self) }
     /// The bytes collected so far, leaving the sink empty.
