@@ -110,20 +110,18 @@ public final class DescriptorSink: OutputSink {
 ///                                          headings: ["name", "age"], options: options)
 ///     print(text, terminator: "")
 extension TableFormatter {
-    /// A table of rows given as text under headings; `nil` is an empty cell.
+    /// A table of rows given as text under headings. Each value is shown exactly as given (the
+    /// rows are not written out as CSV and read back: commas, quotes and line breaks are only
+    /// text); `nil` is an empty cell, the same as `""`. A row shorter than the headings is padded
+    /// with empty cells; a longer one adds columns named `Column N`, as an empty heading is.
     ///
     ///     let text = try TableFormatter.string(rows: [["a", "1.5"]], headings: ["item", "price_usd"])
     ///
     /// - Throws: `FormatError` when a `columns`, `sort` or `groupBy` reference names no column.
     public static func string(rows: some Sequence<[String?]>, headings: [String], options: FormatOptions = FormatOptions()) throws(FormatError) -> String {
-        var csv: [UInt8] = []
-        appendCSVLine(headings.map { Optional($0) }, to: &csv)
-        for row in rows { appendCSVLine(row, to: &csv) }
         var options = options
-        options.inputFormat = .csv
-        options.delimiter = UInt8(ascii: ",")
         options.header = true
-        return try string(MemoryInput(csv, name: "<rows>"), options: options)
+        return try string(RowsInput(headings: headings, rows: Array(rows)), options: options)
     }
 
     /// A table of `Encodable` values, one row each: their properties become the columns (nested
@@ -212,28 +210,5 @@ extension TableFormatter {
         let sink = MemorySink()
         try write(input, options: options, to: sink)
         return sink.text
-    }
-
-    /// One RFC 4180 line: a field is quoted when it holds a comma, a quote, a line break or a
-    /// space at either end; `nil` is an empty field; a row of one empty field is `""`, so that its
-    /// line is not blank.
-    static func appendCSVLine(_ fields: [String?], to out: inout [UInt8]) {
-        for (k, field) in fields.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            let bytes = Array((field ?? "").utf8)
-            let quote = bytes.contains { $0 == 0x2C || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D } || bytes.first == 0x20 || bytes.last == 0x20
-                || (bytes.isEmpty && fields.count == 1)
-            if quote {
-                out.append(0x22)
-                for b in bytes {
-                    if b == 0x22 { out.append(0x22) }
-                    out.append(b)
-                }
-                out.append(0x22)
-            } else {
-                out += bytes
-            }
-        }
-        out.append(0x0A)
     }
 }

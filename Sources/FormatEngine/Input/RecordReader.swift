@@ -15,6 +15,43 @@ extension CSVReader: RecordReader {
     var warnings: [String] { [] }
 }
 
+/// Rows given in memory, each made a record as it is: no text format between (no quoting, no
+/// delimiter, no encoding), so every value comes out exactly as given. A `nil` cell is an empty
+/// field, as `""` is.
+struct RowsReader: RecordReader {
+    private let rows: [[String?]]
+    private var next = 0
+
+    init(_ rows: [[String?]]) { self.rows = rows }
+
+    /// None: the headings are given beside the rows.
+    var columnNames: [String]? { nil }
+    var warnings: [String] { [] }
+
+    /// The next row's cells; its line is its place counting the headings as line 1.
+    mutating func read(into record: inout Record) throws(InputError) -> Bool {
+        record.clear()
+        guard next < rows.count else { return false }
+        for cell in rows[next] { record.append(cell ?? "") }
+        next += 1
+        record.line = next + 1
+        return true
+    }
+}
+
+/// Rows and their headings in memory as an input: `TableInput` reads them as records through a
+/// `RowsReader`, not as bytes.
+struct RowsInput: InputProvider {
+    let headings: [String]
+    let rows: [[String?]]
+    var name: String { "<rows>" }
+    var path: String? { nil }
+    /// Read twice, as a regular file is (sized from every row, then drawn).
+    var isRereadable: Bool { true }
+    /// No bytes: the rows are not text. An empty source, for a caller that opens every input.
+    func open() throws(InputError) -> any ByteSource { MemorySource([]) }
+}
+
 /// Where a table comes from: the executable opens files and stdin, tests use memory.
 public protocol InputProvider {
     /// The input's name in messages (`data.csv`, `<stdin>`).

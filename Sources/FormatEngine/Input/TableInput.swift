@@ -24,10 +24,11 @@ struct TableInput {
     var headerCount = 0
     let choice: Choice
     let stream: InputStream
-    /// The reader, held by its type: exactly one of the two is set. (Behind `any RecordReader`
+    /// The reader, held by its type: exactly one of the three is set. (Behind `any RecordReader`
     /// its box would be made unique again on every row read.)
     private(set) var csv: CSVReader?
     private(set) var json: JSONReader?
+    private var rows: RowsReader?
     /// The reader names the columns itself (JSON keys), so rows are not checked against a header.
     let keyed: Bool
     let options: InputOptions
@@ -57,6 +58,16 @@ struct TableInput {
     init(_ provider: some InputProvider, options: InputOptions, choice: Choice? = nil, columns known: [String]? = nil) throws(InputError) {
         self.options = options
         self.sourceName = provider.name
+        if let given = provider as? RowsInput {
+            // Rows in memory: records as they are, under the headings given (no bytes to read).
+            stream = InputStream(MemorySource([]))
+            self.choice = Choice(format: .csv, dialect: nil)
+            rows = RowsReader(given.rows)
+            keyed = false
+            columns = given.headings.enumerated().map { Self.columnName($1, at: $0) }
+            headerCount = columns.count
+            return
+        }
         let source = try Compression.open(provider.open(), name: provider.name)
         stream = InputStream(source, encoding: options.encoding, trustValidUTF8: choice?.knownValidUTF8 ?? false)
         if let choice {
@@ -88,15 +99,17 @@ struct TableInput {
                 if let known, known.count == header.count {
                     columns = known
                 } else {
-                    columns = (0..<header.count).map { i in
-                        let name = header.string(at: i)
-                        return name.isEmpty ? "Column \(i + 1)" : name
-                    }
+                    columns = (0..<header.count).map { i in Self.columnName(header.string(at: i), at: i) }
                 }
                 headerCount = header.count
                 noteReplacement(in: header)
             }
         }
+    }
+
+    /// A heading as a column's name: an empty one is `Column N`, N counting from 1.
+    static func columnName(_ heading: String, at index: Int) -> String {
+        heading.isEmpty ? "Column \(index + 1)" : heading
     }
 
     /// Reads one piece of a regular file as `table` reads its rows: the same format, dialect,
@@ -229,8 +242,9 @@ struct TableInput {
     /// Reads the next record as the reader gives it.
     @inline(__always)
     private mutating func read(into record: inout Record) throws(InputError) -> Bool {
-        let more = csv != nil ? try csv?.read(into: &record) : try json?.read(into: &record)
-        return more ?? false
+        if csv != nil { return try csv?.read(into: &record) ?? false }
+        if json != nil { return try json?.read(into: &record) ?? false }
+        return try rows?.read(into: &record) ?? false
     }
 
     /// Finds the line of the first replaced byte: the stream knows where it is, the reader which
