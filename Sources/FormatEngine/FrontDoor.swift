@@ -15,6 +15,9 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
         case cannotOpen
         /// Reading or writing failed part way (74).
         case ioFailed
+        /// The reader of the output went away (a closed pipe, EPIPE): nothing more can be written,
+        /// and the command line stops quietly (E3).
+        case outputClosed
         /// A `columns`, `sort` or `groupBy` reference names no column, or several (64).
         case noSuchColumn
     }
@@ -23,7 +26,8 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
     public var kind: Kind
     /// What went wrong, in plain words.
     public var message: String
-    /// The rule id: `I2` for CSV, `I3` TSV, `I4` JSON, `I8` compressed input, `W9` columns, `E1` I/O.
+    /// The rule id: `I2` for CSV, `I3` TSV, `I4` JSON, `I8` compressed input, `W9` columns, `E1`
+    /// reading, `E3` writing.
     public var rule: String
     /// The line and column in the input, for malformed input.
     public var position: SourcePosition?
@@ -55,6 +59,15 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
             case .json?, .jsonl?: rule = "I4"
             default: rule = "I2"
             }
+        }
+    }
+
+    /// Output that could not be written: the reader went away, or the write failed
+    /// (`write error: <the system's reason>`).
+    init(_ error: OutputError, source: String) {
+        switch error {
+        case .closed: self.init(kind: .outputClosed, message: "output closed", rule: "E3", source: source)
+        case .failed(let reason): self.init(kind: .ioFailed, message: "write error: \(reason)", rule: "E3", source: source)
         }
     }
 
@@ -181,15 +194,29 @@ extension TableFormatter {
         let result: RunResult
         do {
             result = try run(input, options: options, output: sink)
-        } catch {
-            switch error {
-            case .closed: return []
-            case .failed(let reason): throw FormatError(kind: .ioFailed, message: "write error: \(reason)", rule: "E3", source: input.name)
-            }
+        } catch where error.kind == .outputClosed {
+            return []
         }
         if let usage = result.usageError { throw FormatError(kind: .noSuchColumn, message: usage, rule: "W9", source: input.name) }
         if let error = result.error { throw FormatError(error, format: options.inputFormat ?? input.path.map(Compression.strippingSuffix).flatMap(InputFormat.init(path:))) }
         return result.warnings
+    }
+
+    /// Formats `input` into `output` as the command line does, leaving what the input said to
+    /// the caller: a data error stops the rows but is returned, after the rows before it were
+    /// written (E2), as are warnings and a column reference that names no column.
+    ///
+    ///     let result = try TableFormatter.run(FileInput(path: "data.csv"), options: options, output: DescriptorSink(fd: 1))
+    ///
+    /// - Returns: warnings, the data error if any, a usage error (nothing written).
+    /// - Throws: `FormatError` when the output cannot be written: kind `.outputClosed` when its
+    ///   reader went away, `.ioFailed` when a write failed (both rule E3).
+    public static func run(_ input: some InputProvider, options: FormatOptions, output: any OutputSink) throws(FormatError) -> RunResult {
+        do {
+            return try runDrawing(input, options: options, output: output)
+        } catch {
+            throw FormatError(error, source: input.name)
+        }
     }
 
     /// A table of a file into `sink` (see `write(_:options:to:)`).

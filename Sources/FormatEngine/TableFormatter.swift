@@ -30,7 +30,7 @@ public enum TableFormatter {
     /// Formats `input` into `output`.
     /// - Returns: warnings and any data error (whose rows before it were still printed).
     /// - Throws: `OutputError` when writing fails or the reader went away.
-    public static func run(_ input: some InputProvider, options: FormatOptions, output: any OutputSink) throws(OutputError) -> RunResult {
+    static func runDrawing(_ input: some InputProvider, options: FormatOptions, output: any OutputSink) throws(OutputError) -> RunResult {
         let run = FormatRun(input, options: options, output: output)
         let table: TableInput
         do {

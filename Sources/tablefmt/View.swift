@@ -81,7 +81,7 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
     }
     // A pipe that paused with less than a screen: printed, the rest streaming as it comes (P4).
     if peeked.paused && peeked.lines < size.height {
-        do { return report(try TableFormatter.run(peeked, options: options, output: sink)) } catch { return error == .closed ? 0 : 74 }
+        do { return report(try TableFormatter.run(peeked, options: options, output: sink)) } catch { return error.kind == .outputClosed ? 0 : 74 }
     }
     return view(input.isRereadable ? input : peeked, options, tty: tty, color: color, sink)
 }
@@ -194,8 +194,6 @@ func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, 
     } catch {
         // Printed to a terminal that went away (EIO, SIGHUP ignored): as the view's own end.
         if TerminalSession.isGone(tty) { return terminalGoneStatus }
-        if error == .closed { return 0 }
-        printError("tablefmt: write error: \(error)")
-        return 74
+        return writeFailed(error, closed: 0)
     }
 }

@@ -128,12 +128,9 @@ func formatOne(_ file: String, _ options: FormatOptions, _ sink: any OutputSink,
         printError("tablefmt: \(error)")
         return error.exitCode
     } catch let error as OutputError {
-        switch error {
-        case .closed: return closedOutput
-        case .failed(let reason):
-            printError("tablefmt: write error: \(reason)")
-            return 74
-        }
+        return writeFailed(error, closed: closedOutput)
+    } catch let error as FormatError {
+        return writeFailed(error, closed: closedOutput)
     } catch {
         printError("tablefmt: \(error)")
         return 70
@@ -158,8 +155,27 @@ func report(_ result: RunResult) -> Int32 {
     return 0
 }
 
-func run(_ input: some InputProvider, _ options: FormatOptions, _ sink: any OutputSink) throws(OutputError) -> RunResult {
+func run(_ input: some InputProvider, _ options: FormatOptions, _ sink: any OutputSink) throws(FormatError) -> RunResult {
     try TableFormatter.run(input, options: options, output: sink)
+}
+
+/// E3: output that could not be written, from a sink (`OutputError`) or from a run
+/// (`FormatError`): `closed` when its reader went away (nothing said), else 74 after
+/// `tablefmt: write error: <the system's reason>`.
+func writeFailed(_ error: any Error, closed: Int32) -> Int32 {
+    switch error {
+    case OutputError.closed:
+        return closed
+    case let error as FormatError where error.kind == .outputClosed:
+        return closed
+    case OutputError.failed(let reason):
+        printError("tablefmt: write error: \(reason)")
+    case let error as FormatError:
+        printError("tablefmt: \(error.message)")
+    default:
+        printError("tablefmt: write error: \(error)")
+    }
+    return 74
 }
 
 /// O1: `-f` if given; else `--color always` (or FORCE_COLOR / CLICOLOR_FORCE) means ansi and

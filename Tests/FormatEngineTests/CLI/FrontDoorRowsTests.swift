@@ -4,7 +4,7 @@ import FormatEngine
 
 /// The front door's rows, sources and errors (issue 28, item 5), used as a caller outside the
 /// module would (no `@testable`).
-@Suite("Front door: rows in memory, byte spans")
+@Suite("Front door: rows in memory, byte spans, one error type")
 struct FrontDoorRowsTests {
     /// Cells CSV has to quote or could misread, and plain ones.
     static let cells: [String?] = [
@@ -144,6 +144,46 @@ struct FrontDoorRowsTests {
             where (line.contains("public ") || line.contains("open ")) && line.contains("Unsafe") {
                 Issue.record("\(file.lastPathComponent):\(k + 1): \(line)")
             }
+        }
+    }
+
+    /// A sink that fails as told after `after` writes.
+    final class FailingSink: OutputSink {
+        let failure: OutputError
+        var after: Int
+        init(_ failure: OutputError, after: Int) {
+            self.failure = failure
+            self.after = after
+        }
+        func write(_ bytes: RawSpan) throws(OutputError) {
+            if after == 0 { throw failure }
+            after -= 1
+        }
+    }
+
+    @Test("one error type: run throws FormatError as string and write do: a closed output is .outputClosed (write stops quietly), a failed write .ioFailed with the system's reason (E3)")
+    func oneErrorType() throws {
+        let input = MemoryInput("a,b\n" + String(repeating: "1,2\n", count: 50_000), name: "big.csv")
+        do {
+            _ = try TableFormatter.run(input, options: FormatOptions(), output: FailingSink(.closed, after: 1))
+            Issue.record("no error thrown")
+        } catch {
+            #expect(error.kind == .outputClosed && error.rule == "E3" && error.source == "big.csv", "\(error)")
+        }
+        do {
+            _ = try TableFormatter.run(input, options: FormatOptions(), output: FailingSink(.failed("disk full"), after: 0))
+            Issue.record("no error thrown")
+        } catch {
+            #expect(error.kind == .ioFailed && error.rule == "E3" && error.message == "write error: disk full", "\(error)")
+            #expect(error.description == "big.csv: write error: disk full (E3)")
+        }
+        // write: a reader that went away ends it quietly; a failed write is thrown as run throws it.
+        #expect(try TableFormatter.write(input, to: FailingSink(.closed, after: 1)) == [])
+        do {
+            try TableFormatter.write(input, to: FailingSink(.failed("disk full"), after: 0))
+            Issue.record("no error thrown")
+        } catch {
+            #expect(error.kind == .ioFailed && error.rule == "E3" && error.message == "write error: disk full", "\(error)")
         }
     }
 }
