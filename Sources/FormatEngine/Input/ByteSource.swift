@@ -2,8 +2,8 @@
 /// engine reads through this protocol.
 public protocol ByteSource: AnyObject {
     /// Appends the next bytes to `buffer`, at most its `freeCapacity` (a safe view of the
-    /// reader's memory, valid for the call: no pointer is handed out). Appends nothing only at
-    /// the end of the input; a source that has no bytes yet waits for them.
+    /// reader's memory, valid for the call: no pointer is handed out). The span always has room;
+    /// appending nothing says the input has ended, so a source with no bytes yet waits for them.
     /// - Throws: `InputError` with kind `.readFailed` when the read fails.
     func read(into buffer: inout OutputRawSpan) throws(InputError)
     /// Whether a read would return at once (bytes waiting, or the end): false when it would wait

@@ -60,7 +60,7 @@ struct TableInput {
         self.sourceName = provider.name
         if let given = provider as? RowsInput {
             // Rows in memory: records as they are, under the headings given (no bytes to read).
-            stream = InputStream(MemorySource([]))
+            stream = InputStream(MemorySource([]), chunkSize: 16)
             self.choice = Choice(format: .csv, dialect: nil)
             rows = RowsReader(given.rows)
             keyed = false
