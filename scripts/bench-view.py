@@ -9,13 +9,16 @@ Runs `tablefmt FILE` with a pseudo-terminal as its controlling terminal (80 x 40
   while working `j` pressed every 100 ms while a sort or a filter runs (issue #28): from the key
                 to the status line with the new row and the work's progress; median and worst
   text sort     `s` on a text column (TEXT-KEYS from the numeric one), from the key to the frame
+  many sort     `s` on a text column of many distinct values (MANY-KEYS from the text column;
+                the generator's free-text note), from the key to the frame
   filter        `&TEXT Enter`, from the key to the status line counting the kept rows
   peak memory   VmHWM of the process at the end (Linux), against 64 MB + 16 bytes a row
 
-Usage: bench-view.py TABLEFMT FILE ROWS [COLUMN-KEYS [TEXT-KEYS [FILTER]]]
+Usage: bench-view.py TABLEFMT FILE ROWS [COLUMN-KEYS [TEXT-KEYS [FILTER [MANY-KEYS]]]]
 COLUMN-KEYS are the keys that move to the numeric column to sort by (default "lll", the 4th
 column); TEXT-KEYS move from there to a text column (default "hh", the 2nd); FILTER is the text
-filtered by (default "express").
+filtered by (default "express"); MANY-KEYS move from the text column to one of many distinct
+values (default "lllllll", the 9th: note; "-" leaves that sort out).
 """
 import os
 import re
@@ -35,6 +38,7 @@ def main():
     moves = sys.argv[4] if len(sys.argv) > 4 else "lll"
     text_moves = sys.argv[5] if len(sys.argv) > 5 else "hh"
     needle = sys.argv[6] if len(sys.argv) > 6 else "express"
+    many_moves = sys.argv[7] if len(sys.argv) > 7 else "lllllll"
     view = ViewPty(binary, path)
     master, proc, seen, start, wait_for = view.master, view.proc, view.seen, view.start, view.wait_for
 
@@ -93,6 +97,13 @@ def main():
         time.sleep(0.05)
     text_time, text_keys = timed(b"s", rb"sorting by", sorted_line)
     current = current_row()
+    many_time = many_keys = None
+    if many_moves != "-":
+        for key in many_moves:
+            os.write(master, key.encode())
+            time.sleep(0.05)
+        many_time, many_keys = timed(b"s", rb"sorting by", sorted_line)
+        current = current_row()
     os.write(master, b"&" + needle.encode())
     time.sleep(0.05)
     filter_time, filter_keys = timed(b"\r", rb"filtering", rb"\x1b\[7mrow [^\x1b]*\xc2\xb7 filter")
@@ -126,6 +137,8 @@ def main():
         return f"keys meanwhile: median {1000 * statistics.median(latencies):.1f} ms, worst {1000 * max(latencies):.1f} ms of {len(latencies)} (target 50 ms)"
     print(f"  numeric sort (s) {sort_time:8.2f} s    (target 3 s at 10M rows); {keys(sort_keys)}")
     print(f"  text sort (s)    {text_time:8.2f} s    (target 8 s at 10M rows); {keys(text_keys)}")
+    if many_time is not None:
+        print(f"  many-value sort  {many_time:8.2f} s    (target 8 s at 10M rows); {keys(many_keys)}")
     print(f"  filter (&{needle})  {filter_time:6.2f} s    (target 2 s at 10M rows); {keys(filter_keys)}")
     print(f"  key redraw (j)   {1000 * statistics.median(redraws):8.1f} ms   median of 30 (target 20 ms)")
     if peak_kb is not None:

@@ -157,37 +157,13 @@ final class ExternalSort {
             }
             return numbers[a] < numbers[b]  // ties: the earlier row first (stable)
         }
-        var heap: [Int] = []
-        func siftUp(_ i: Int) {
-            var i = i
-            while i > 0 {
-                let parent = (i - 1) / 2
-                guard before(heap[i], heap[parent]) else { return }
-                heap.swapAt(i, parent)
-                i = parent
-            }
-        }
-        func siftDown(_ i: Int) {
-            var i = i
-            while true {
-                let l = 2 * i + 1, r = l + 1
-                var best = i
-                if l < heap.count && before(heap[l], heap[best]) { best = l }
-                if r < heap.count && before(heap[r], heap[best]) { best = r }
-                if best == i { return }
-                heap.swapAt(i, best)
-                i = best
-            }
-        }
+        var heap = RunHeap()
         do {
-            for run in readers.indices where try load(run) {
-                heap.append(run)
-                siftUp(heap.count - 1)
-            }
+            for run in readers.indices where try load(run) { heap.push(run, by: before) }
         } catch {
             throw .input(error)
         }
-        while let top = heap.first {
+        while let top = heap.top {
             // A run is in the heap only once `load` gave it a row.
             guard let row = current[top] else { preconditionFailure("a run in the merge has no current row") }
             let keepGoing: Bool
@@ -195,12 +171,48 @@ final class ExternalSort {
             if !keepGoing { return }
             let more: Bool
             do { more = try load(top) } catch { throw .input(error) }
-            if !more {
-                heap[0] = heap[heap.count - 1]
-                heap.removeLast()
-            }
-            if !heap.isEmpty { siftDown(0) }
+            if more { heap.replaceTop(by: before) } else { heap.popTop(by: before) }
         }
+    }
+}
+
+/// A binary heap of run numbers, the first by an order given at each change (a merge's runs, each
+/// by its current row).
+struct RunHeap {
+    private var items: [Int] = []
+
+    var top: Int? { items.first }
+
+    mutating func push(_ run: Int, by before: (Int, Int) -> Bool) {
+        items.append(run)
+        var i = items.count - 1
+        while i > 0 {
+            let parent = (i - 1) / 2
+            guard before(items[i], items[parent]) else { return }
+            items.swapAt(i, parent)
+            i = parent
+        }
+    }
+
+    /// The top's run moved on: it goes down to its place.
+    mutating func replaceTop(by before: (Int, Int) -> Bool) {
+        var i = 0
+        while true {
+            let l = 2 * i + 1, r = l + 1
+            var best = i
+            if l < items.count && before(items[l], items[best]) { best = l }
+            if r < items.count && before(items[r], items[best]) { best = r }
+            if best == i { return }
+            items.swapAt(i, best)
+            i = best
+        }
+    }
+
+    /// The top's run is done.
+    mutating func popTop(by before: (Int, Int) -> Bool) {
+        items[0] = items[items.count - 1]
+        items.removeLast()
+        if !items.isEmpty { replaceTop(by: before) }
     }
 }
 
