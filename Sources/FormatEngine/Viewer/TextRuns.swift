@@ -9,9 +9,13 @@ import Darwin
 /// sorted and written as a run to a temporary file (`SortedRun`, rows as `RowWords`); empty and
 /// null-like cells are only listed (they go last either way).
 ///
-/// A cell's *order bytes* are its text in NFC as UTF-8: two texts compare as `String`s do
-/// (`RowOrder.Value`: by NFC scalars, and a plain text by its UTF-8 bytes, which are its NFC
-/// already) exactly when their order bytes compare by `memcmp`, the shorter first on a tie. A run
+/// A cell's *order bytes* are its text in NFC as UTF-8 (the standard library's own normalization,
+/// `_withNFCCodeUnits`): by `memcmp`, the shorter first on a tie, they order texts in the Unicode
+/// order of their NFC forms, as `RowOrder.Value` compares them (a plain text by its UTF-8 bytes,
+/// its NFC already; any other by `String`'s `<`). One case differs: where one text's NFC form is a
+/// proper prefix of the other's and either needs normalizing (`e\u{301}` and `éa`), `String`'s `<`
+/// says neither comes first though they differ, so `--sort` has no order there; here the
+/// shorter comes first. A run
 /// is sorted by 8-byte keys of those bytes beside the cells' places (`KeyedRows`, its radix sort):
 /// seven bytes from a depth and how many bytes are left there; cells whose keys tie and go on past
 /// them are sorted again by their next seven bytes, and so on. Rows whose bytes are the same stay
