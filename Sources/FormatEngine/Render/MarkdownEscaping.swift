@@ -87,23 +87,6 @@ extension MarkdownRenderer {
         return out
     }
 
-    /// Whether text may need Markdown's attention (`inline`): it holds a `\\`, `|`, `*`, `_`,
-    /// backtick, `[`, `<`, `&`, `~`, CR or LF, or `Sanitize.needsEscaping` says it needs
-    /// escaping. Text without any of them is written as it is. Each byte is tested against a bit
-    /// set of those ASCII bytes, without a branch.
-    @inline(__always)
-    static func mayNeedEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        // Bit b of `low` for a byte b below 64, of `high` for 64 + b.
-        let low: UInt64 = 1 << 0x0A | 1 << 0x0D | 1 << 0x26 | 1 << 0x2A | 1 << 0x3C
-        let high: UInt64 = 1 << (0x5B - 64) | 1 << (0x5C - 64) | 1 << (0x5F - 64) | 1 << (0x60 - 64) | 1 << (0x7C - 64) | 1 << (0x7E - 64)
-        var hits: UInt64 = 0
-        for byte in utf8 {
-            let set = byte < 64 ? low : byte < 128 ? high : 0
-            hits |= set &>> UInt64(byte & 63)
-        }
-        return hits & 1 != 0 || Sanitize.needsEscaping(utf8: utf8)
-    }
-
     /// Text for a Markdown line (O4): exactly what GFM will show as the text, with as few escapes
     /// as that takes. Escaped only where they would otherwise change the rendering: `|` always
     /// (a table's column separator); `\` before ASCII punctuation, a control or a line break (where
