@@ -301,10 +301,15 @@ extension ColumnProfile {
     }
 
     /// The same for a cell that is not printable ASCII: measured only when it may be wider than the
-    /// widest so far (by its byte count, or by the bound its bytes give, `plainWidthBound`), or
-    /// has something to escape.
+    /// widest so far (by its byte count: the common cell, `commonWidth`, is then measured at once;
+    /// any other first by the bound its bytes give, `plainWidthBound`), or has something to escape.
     @inline(never)
     private mutating func noteWidestNonASCII(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth) {
+        // The common non-ASCII cell that may be wider is measured exactly in one light scan.
+        if cell.count > width, let common = measure.commonWidth(cell) {
+            if common > width { width = common }
+            return
+        }
         let mayBeWider = cell.count > width ? (measure.plainWidthBound(utf8: cell) ?? Int.max) > width : Sanitize.needsEscaping(utf8: cell)
         if mayBeWider {
             let measured = measure.nonASCIIWidth(utf8: cell)

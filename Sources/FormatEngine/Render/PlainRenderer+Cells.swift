@@ -60,6 +60,23 @@ extension PlainRenderer {
         return true
     }
 
+    /// The common non-ASCII cell, drawn in the row loop without a call: text of the scalars
+    /// `DisplayWidth.commonWidth` measures (Latin letters, CJK, kana, Hangul syllables beside
+    /// printable ASCII) that fits a text column, left or right. Draws it as `cell` would (nothing
+    /// in it is escaped) and returns true; false for any other cell, which is left to `cell`.
+    @inline(__always)
+    func commonTextCell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot) throws(OutputError) -> Bool {
+        guard !column.numeric, !cell.isEmpty, let width = measure.commonWidth(cell), width <= column.width else { return false }
+        if column.right {
+            out.pad(column.width &- width)
+            try out.write(cell)
+        } else {
+            try out.write(cell)
+            out.pad(column.width &- width)
+        }
+        return true
+    }
+
     /// One cell on one line. (The row loop draws the common cell itself, `plainASCIICell`, and
     /// calls this for any other.)
     /// - Parameters:

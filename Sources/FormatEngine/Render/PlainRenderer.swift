@@ -138,6 +138,8 @@ final class PlainRenderer: Renderer {
         if bordered { try out.write(UnsafeBufferPointer(edges.left)) }
     }
 
+    /// Between two cells (inlined: it comes between every two cells of a row).
+    @inline(__always)
     private func between() throws(OutputError) {
         if bordered { try out.write(UnsafeBufferPointer(edges.separator)) } else { out.pad(plan.gap) }
     }
@@ -283,6 +285,7 @@ final class PlainRenderer: Renderer {
                 let cell = fields[slot.source]
                 let ascii = DisplayWidth.printableASCIIWidth(cell)
                 if try plainASCIICell(cell, ascii: ascii, in: slot) { continue }
+                if ascii == nil, try commonTextCell(cell, in: slot) { continue }
                 try self.cell(cell, in: slot, padded: !(unpaddedLast && k == slots.count &- 1), ascii: ascii)
             }
         }

@@ -67,10 +67,60 @@ public struct DisplayWidth: Sendable {
     /// `width(utf8:escapes:)` of text already found not to be printable ASCII (a caller that
     /// checked it, as sizing and drawing do for every cell, need not check it again).
     func nonASCIIWidth(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
+        if let width = commonWidth(utf8) { return width }
         guard Self.startsWithMark(utf8) else { return measure(utf8, escapes: &escapes, onBase: false) }
         // Text that would merge with whatever precedes it is shown on ◌ (Sanitize), measured so.
         let (width, based) = markLedWidth(utf8, escapes: &escapes)
         if based { escapes = true }
+        return width
+    }
+
+    /// The width of text made only of the common scalars `measure` takes without a table or a
+    /// rule: printable ASCII, Latin letters (U+00C0–U+02FF, U+1E00–U+1EFF) one column each, kana,
+    /// CJK ideographs and Hangul syllables two — the usual non-ASCII cell (`Novák`, `東京`,
+    /// `서울`), found without `measure`'s per-scalar state, as the sum of those widths (no cluster
+    /// rule joins two such scalars, none is escaped, none is a mark). Nil for text holding any
+    /// other scalar, and with `ambiguousIsWide` (many Latin letters are East Asian ambiguous).
+    @inline(__always)
+    func commonWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !ambiguousIsWide, let base = utf8.baseAddress else { return nil }
+        let count = utf8.count
+        let raw = UnsafeRawPointer(base)
+        var index = 0
+        var width = 0
+        while index < count {
+            // Eight ASCII bytes at a time, then byte by byte up to the next scalar of more bytes.
+            while index &+ 8 <= count, TextBytes.allPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                width &+= 8
+                index &+= 8
+            }
+            guard index < count else { break }
+            var byte = base[index]
+            while byte &- 0x20 < 0x5F {
+                width &+= 1
+                index &+= 1
+                guard index < count else { return width }
+                byte = base[index]
+            }
+            if byte &- 0xC3 <= 0xCB - 0xC3, index &+ 1 < count, base[index &+ 1] & 0xC0 == 0x80 {
+                width &+= 1
+                index &+= 2
+                continue
+            }
+            guard byte &- 0xE1 <= 0xED - 0xE1, index &+ 2 < count, base[index &+ 1] & 0xC0 == 0x80, base[index &+ 2] & 0xC0 == 0x80 else {
+                return nil
+            }
+            let value = UInt32(byte & 0x0F) << 12 | UInt32(base[index &+ 1] & 0x3F) << 6 | UInt32(base[index &+ 2] & 0x3F)
+            if value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00
+                || value &- 0x3041 <= 0x3096 - 0x3041 || value &- 0x309B <= 0x30FF - 0x309B {
+                width &+= 2
+            } else if value &- 0x1E00 <= 0x1EFF - 0x1E00 {
+                width &+= 1
+            } else {
+                return nil
+            }
+            index &+= 3
+        }
         return width
     }
 
