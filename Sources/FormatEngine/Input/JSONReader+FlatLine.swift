@@ -107,6 +107,8 @@ extension JSONReader {
         var member = 0
         let columns = slots.count
         let keys = flatKeys
+        // The last row's keys, held in locals: only `lookUpFlatKey` changes them.
+        var known = keys.count, guesses = keys.keys, guessBytes = keys.bytes.bytes.baseAddress.unsafelyUnwrapped
         while true {
             Self.skipBlanks(buffer, &p, end)
             guard p < end, buffer[p] == 0x22 else { return nil }  // `{}` too is the machine's
@@ -114,8 +116,8 @@ extension JSONReader {
             // The key the last row had here, when its bytes, closing quote and colon are next.
             var key: FlatKey
             var colonTaken = false
-            if member < keys.count, case let guess = keys.keys[member], end &- p > guess.count &+ 1,
-               TextBytes.equal(buffer + p, keys.bytes.bytes.baseAddress.unsafelyUnwrapped + guess.start, count: guess.count &+ 2) {
+            if member < known, case let guess = guesses[member], end &- p > guess.count &+ 1,
+               TextBytes.equal(buffer + p, guessBytes + guess.start, count: guess.count &+ 2) {
                 key = guess
                 key.textStart = p
                 p &+= guess.count &+ 2
@@ -123,6 +125,7 @@ extension JSONReader {
             } else {
                 guard let found = lookUpFlatKey(buffer, &p, end, member: member) else { return nil }
                 key = found
+                (known, guesses, guessBytes) = (keys.count, keys.keys, keys.bytes.bytes.baseAddress.unsafelyUnwrapped)
             }
             // A key twice in the row is the machine's (the last value wins, with a warning).
             guard key.column < columns, slots[key.column].stamp != stamp else { return nil }
@@ -282,6 +285,8 @@ extension JSONReader {
     /// Moves `p` past spaces and tabs (a line break inside a row is the machine's).
     @inline(__always)
     private static func skipBlanks(_ buffer: UnsafeMutablePointer<UInt8>, _ p: inout Int, _ end: Int) {
+        // Most places have no blank: one test of the byte (above a space) settles them.
+        guard p < end && buffer[p] <= 0x20 else { return }
         while p < end && (buffer[p] == 0x20 || buffer[p] == 0x09) { p &+= 1 }
     }
 

@@ -156,11 +156,14 @@ public final class OutputBuffer {
     }
 
     /// Lines ended so far (a followed table's headings come again by them, P5).
-    public private(set) var lines = 0
+    public var lines: Int { linesEnded }
+    /// `lines`, private: the count is then seen only in this file, and ending a line takes no
+    /// run-time exclusivity check (`swift_beginAccess` on every line, as a public property had).
+    private var linesEnded = 0
 
     /// Ends the line, dropping held-back spaces.
     public func newline() throws(OutputError) {
-        lines &+= 1
+        linesEnded &+= 1
         pendingSpaces = 0
         if count == capacity { try flush() }
         storage[count] = 0x0A
