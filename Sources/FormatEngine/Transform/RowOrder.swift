@@ -28,11 +28,12 @@ enum RowOrder {
     /// A cell's value for comparing: numbers by value, dates by their ISO text, text by Unicode order.
     enum Value: Comparable {
         case number(Double)
-        /// Text, and whether it is `plain`: in NFC already, with no combining mark (every scalar
-        /// below U+0300 or a kana, CJK, Hangul or full-width letter). Two plain texts compare by
-        /// their UTF-8 bytes, which orders them as `String` comparison does (by NFC scalars),
-        /// without normalizing them at every comparison.
-        case text(String, plain: Bool)
+        /// Text in NFC (`orderText`), compared by its UTF-8 bytes: the Unicode order of the
+        /// texts' NFC forms, a text before any longer one it begins. (`String`'s `<` is not used:
+        /// where one text's NFC form begins the other's and either needs normalizing, `"e\u{301}"`
+        /// and `"éa"`, it says neither comes first though they differ, which left the order to
+        /// the sort's algorithm.)
+        case text(String)
 
         static func == (a: Value, b: Value) -> Bool { compare(a, b) == 0 }
         static func < (a: Value, b: Value) -> Bool { compare(a, b) < 0 }
@@ -44,9 +45,7 @@ enum RowOrder {
             case let (.number(x), .number(y)): return x < y ? -1 : y < x ? 1 : 0
             case (.number, .text): return -1
             case (.text, .number): return 1
-            case let (.text(x, plainX), .text(y, plainY)):
-                if plainX && plainY { return bytewise(x, y) }
-                return x == y ? 0 : x < y ? -1 : 1
+            case let (.text(x), .text(y)): return bytewise(x, y)
             }
         }
 
@@ -62,10 +61,23 @@ enum RowOrder {
                 }
             }
             if let order = order ?? nil { return order }
-            return x == y ? 0 : x < y ? -1 : 1  // not stored as UTF-8 (never for text made here)
+            // Not stored as contiguous UTF-8 (never for text made here): the same order, copied.
+            return bytewise(String(decoding: Array(x.utf8), as: UTF8.self), String(decoding: Array(y.utf8), as: UTF8.self))
         }
 
-        /// Whether valid UTF-8 `bytes` are plain text (see `text`).
+        /// A text cell's sort text: the cell with bad UTF-8 replaced, in NFC (the standard
+        /// library's normalization), so that its UTF-8 bytes order it; a plain cell as it is.
+        static func orderText(_ cell: UnsafeBufferPointer<UInt8>) -> String {
+            let text = String(decoding: cell, as: UTF8.self)
+            if isPlain(cell) { return text }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(cell.count + 8)
+            text._withNFCCodeUnits { bytes.append($0) }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+
+        /// Whether valid UTF-8 `bytes` are plain text: in NFC already, with no combining mark (every
+        /// scalar below U+0300 or a kana, CJK, Hangul or full-width letter).
         static func isPlain(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
             var i = 0
             let n = bytes.count
@@ -139,7 +151,7 @@ enum RowOrder {
     static func value(cell: UnsafeBufferPointer<UInt8>, numeric: Bool) -> Value? {
         if cell.isEmpty { return nil }
         if numeric, let number = NumberValue.of(cell) { return .number(number) }
-        return CellKind.isNullWord(cell) ? nil : .text(String(decoding: cell, as: UTF8.self), plain: Value.isPlain(cell))
+        return CellKind.isNullWord(cell) ? nil : .text(Value.orderText(cell))
     }
 
     /// Whether the row with sort values `a` (and number `ai`) goes before the one with `b`: by each

@@ -9,13 +9,9 @@ import Darwin
 /// sorted and written as a run to a temporary file (`SortedRun`, rows as `RowWords`); empty and
 /// null-like cells are only listed (they go last either way).
 ///
-/// A cell's *order bytes* are its text in NFC as UTF-8 (the standard library's own normalization,
-/// `_withNFCCodeUnits`): by `memcmp`, the shorter first on a tie, they order texts in the Unicode
-/// order of their NFC forms, as `RowOrder.Value` compares them (a plain text by its UTF-8 bytes,
-/// its NFC already; any other by `String`'s `<`). One case differs: where one text's NFC form is a
-/// proper prefix of the other's and either needs normalizing (`e\u{301}` and `éa`), `String`'s `<`
-/// says neither comes first though they differ, so `--sort` has no order there; here the
-/// shorter comes first. A run
+/// A cell's *order bytes* are the UTF-8 of its text in NFC (`RowOrder.Value.orderText`), which
+/// `--sort` compares too: by `memcmp`, the shorter first on a tie, the Unicode order of the texts'
+/// NFC forms. A run
 /// is sorted by 8-byte keys of those bytes beside the cells' places (`KeyedRows`, its radix sort):
 /// seven bytes from a depth and how many bytes are left there; cells whose keys tie and go on past
 /// them are sorted again by their next seven bytes, and so on. Rows whose bytes are the same stay
@@ -54,20 +50,12 @@ final class TextRuns {
         if held.count * 16 + starts.count * 20 > budget { spill() }
     }
 
-    /// `body` with a cell's order bytes (the cell neither empty nor null-like): what
-    /// `RowOrder.value` compares, the text with bad UTF-8 replaced, a plain text by its bytes (in
-    /// NFC already), any other by its NFC form; an ASCII cell as it is.
+    /// `body` with a cell's order bytes (the cell neither empty nor null-like): the UTF-8 of the
+    /// text `RowOrder.value` compares (`RowOrder.Value.orderText`); an ASCII cell as it is.
     static func withOrderBytes<R>(_ cell: UnsafeBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
         if isASCII(cell) { return body(cell) }
-        let text = String(decoding: cell, as: UTF8.self)
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(cell.count + 8)
-        if RowOrder.Value.isPlain(cell) {
-            bytes.append(contentsOf: text.utf8)
-        } else {
-            text._withNFCCodeUnits { bytes.append($0) }
-        }
-        return bytes.withUnsafeBufferPointer(body)
+        var text = RowOrder.Value.orderText(cell)
+        return text.withUTF8(body)
     }
 
     @inline(__always)
