@@ -179,14 +179,14 @@ enum Arguments {
             inv.options.limit = n
         },
         OptionSpec(long: "sort", short: nil, value: "[-]COL,…", group: "Layout",
-                   help: "sort by columns, -COL descending; numbers by value, dates by time; stable; empty cells last (past --memory-limit, in sorted runs on disk under TMPDIR, merged)", brief: "sort by columns, -COL descending") { inv, v throws(UsageError) in
+                   help: "sort by columns, -COL descending; numbers by value, text by Unicode order (ISO dates written alike in time order); stable; empty cells last (past --memory-limit, in sorted runs on disk under TMPDIR, merged)", brief: "sort by columns, -COL descending") { inv, v throws(UsageError) in
             let keys = try list(v, "--sort", "column names or numbers, -COL for descending")
             guard !keys.contains("-") else { throw invalid("--sort", v, "column names or numbers, -COL for descending") }
             inv.options.sort = keys.map(SortKey.init)
         },
         OptionSpec(long: "memory-limit", short: nil, value: "N[K|M|G]", group: "Layout",
                    help: "the memory --sort and --group-by may hold before they sort in runs on disk (default 64M; K, M, G are 1024, 1024², 1024³ bytes; at least 1M)") { inv, v throws(UsageError) in
-            guard let bytes = memorySize(v, atLeast: 1 << 20) else { throw invalid("--memory-limit", v, "a size such as 64M, 512K or 2G, at least 1M") }
+            guard let bytes = memorySize(v, atLeast: 1 << 20) else { throw invalid("--memory-limit", v, "a size of at least 1M, such as 64M, 1536K or 2G") }
             inv.options.memoryLimit = bytes
         },
         OptionSpec(long: "max-row-size", short: nil, value: "N[K|M|G]", group: "Input",

@@ -133,7 +133,7 @@ struct LayoutTransformTests {
 
     // MARK: - W11
 
-    @Test("W11: numbers sort by value, dates by time, text by Unicode order; empty cells last both ways")
+    @Test("W11: numbers sort by value, text by Unicode order (ISO dates written alike in time order); empty cells last both ways")
     func typedSort() throws {
         let csv = "k,n,d\nb,10,2024-03-01\na,9,2023-12-31\n,,\nc,-2,2024-01-15\n"
         func order(_ key: String) throws -> [String] {
