@@ -179,7 +179,8 @@ extension ViewWork {
                 ? ViewState.numberOrder(data, rows: rows, column: source, descending: descending, progress: progress)
                 : try ViewState.textOrder(data, rows: rows, column: source, descending: descending, budget: budget, progress: progress)
         } catch {
-            return .failed(id: id, message: "cannot sort: \(error.message)")
+            // As the command line says it (`WHERE: what`): the folder the runs could not be made in.
+            return .failed(id: id, message: "cannot sort: \(error.source.isEmpty ? "" : error.source + ": ")\(error.message)")
         }
         guard let sorted else { return nil }
         let order = groups.map { $0.arrange(sorted) } ?? sorted  // with groups, sorted within each
