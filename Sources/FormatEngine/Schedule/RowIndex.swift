@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
 /// Where each field of a piece's rows lies in a CSV or TSV file, noted by the sizing pass so that
 /// the drawing pass takes every field without looking for it again (P1: each field is found once).
 ///
@@ -328,71 +322,5 @@ struct RowIndex {
             } while byte >= 0x80
             return Int(bitPattern: value)
         }
-    }
-}
-
-/// The sizing pass's notes of a file's rows (`RowIndex`), held for the drawing pass: in memory up
-/// to `budget` bytes, past it in a temporary file under `TMPDIR`, unlinked as soon as it is made,
-/// so that memory does not grow with the file (P2). Notes that cannot be written are dropped: the
-/// drawing pass then reads their rows as before.
-final class RowNotes: @unchecked Sendable {
-    /// Where a piece's notes are kept.
-    enum Place: @unchecked Sendable {
-        case memory(ByteArray)
-        /// At this offset of the temporary file.
-        case file(Int64)
-    }
-
-    /// What is held in memory at most.
-    let budget: Int
-    /// 4 MiB: about 300,000 rows of ten fields.
-    static let defaultBudget = 4 << 20
-    private let directory: String
-    private let state = Locked((held: 0, fd: Int32(-1), written: Int64(0), failed: false))
-
-    init(budget: Int = defaultBudget, directory: String = TemporaryFiles.directory) {
-        self.budget = budget
-        self.directory = directory
-    }
-
-    deinit {
-        let fd = state.current.fd
-        if fd >= 0 { close(fd) }
-    }
-
-    /// Keeps one sizing piece's notes (on either thread).
-    /// - Returns: where they are, or nil when they could not be kept.
-    func keep(_ notes: ByteArray) -> Place? {
-        let count = notes.count
-        let spot = state.withLock { state -> (fd: Int32, offset: Int64)? in
-            if state.held + count <= budget {
-                state.held += count
-                return nil
-            }
-            if state.fd < 0 && !state.failed {
-                state.fd = unlinkedTemporaryFile(in: directory, prefix: "tablefmt-notes")
-                state.failed = state.fd < 0
-            }
-            guard state.fd >= 0 else { return (-1, 0) }
-            defer { state.written += Int64(count) }
-            return (state.fd, state.written)
-        }
-        guard let spot else { return .memory(notes.compacted()) }
-        guard spot.fd >= 0 else { return nil }
-        let failure = notes.withUnsafeBufferPointer { writeFully(spot.fd, from: UnsafeRawPointer($0.baseAddress), count: count, at: spot.offset) }
-        return failure == 0 ? .file(spot.offset) : nil
-    }
-
-    /// Lets go of notes kept and not to be used (a piece read again joined with the one before).
-    func forget(_ place: Place, count: Int) {
-        if case .memory = place { state.withLock { $0.held -= count } }
-    }
-
-    /// `count` bytes of notes written at `offset`; nil when they cannot be read.
-    func read(at offset: Int64, count: Int) -> ByteArray? {
-        let fd = state.current.fd
-        var bytes = ByteArray()
-        let read = bytes.append(atMost: count) { out in readFully(fd, into: out, count: count, at: offset) ? count : nil }
-        return read ? bytes : nil
     }
 }
