@@ -6,10 +6,10 @@ import Darwin
 import Dispatch
 
 /// A regular CSV, TSV or JSON Lines file read in pieces on both cores (P1): each thread reads and
-/// sizes whole pieces, then draws them, instead of one thread reading for the other. Sizing a CSV or
-/// TSV piece notes where each row's fields lie (`RowIndex`), so drawing takes them in place instead
-/// of reading the rows again. The output is the same, byte for byte, as reading the file whole
-/// (`FilePieces` says how cuts are checked).
+/// sizes whole pieces, then draws them, instead of one thread reading for the other. Sizing a piece
+/// notes where each row's fields lie (`RowIndex`; in JSON Lines, the rows of scalars on one line),
+/// so drawing takes them in place instead of reading the rows again. The output is the same, byte
+/// for byte, as reading the file whole (`FilePieces` says how cuts are checked).
 extension FormatRun {
     /// The most columns a file read in pieces may have: 256 pieces' column sizes stay within
     /// about 64 MB.
@@ -77,13 +77,16 @@ extension FormatRun {
                 cuts.append(first.cuts[k] + checkpoint.offset)
                 rowsBefore.append(sized.count + checkpoint.rows)
             }
-            // The drawing pieces cut from this one take their rows' notes, if it has them.
+            let columns = sized.reader.table.absorb(piece.table, lineOffset: lines)
+            // The drawing pieces cut from this one take their rows' notes, if it has them (a JSON
+            // Lines piece's with its columns' places in the table).
             var from = 0
             for to in piece.checkpoints.map(\.indexAt) + [piece.notes?.count ?? 0] {
-                indexes.append(piece.notes.map { RowIndex.Slice(notes: notes, place: $0.place, from: from, to: to) })
+                indexes.append(piece.notes.map {
+                    RowIndex.Slice(notes: notes, place: $0.place, from: from, to: to, columns: piece.table.keyed ? columns : nil)
+                })
                 from = to
             }
-            let columns = sized.reader.table.absorb(piece.table, lineOffset: lines)
             sized.profiler.sync(columns: sized.reader.table.columns)
             sized.profiler.merge(piece.profiler, into: columns)
             sized.count += piece.rows
@@ -200,7 +203,7 @@ final class PieceSizing: @unchecked Sendable {
         /// Where rows start inside the piece, about every `checkpointEvery` bytes, with the rows
         /// before each and where their notes start: the drawing pass cuts there.
         var checkpoints: [(offset: Int64, rows: Int, indexAt: Int)]
-        /// Where the fields of the piece's rows lie (a CSV or TSV file), for the drawing pass:
+        /// Where the fields of the piece's rows lie, for the drawing pass:
         /// where the notes are kept and how long they are; nil when they could not be kept.
         var notes: (place: RowNotes.Place, count: Int)?
         /// The piece's groups (`--group-by` sized in pieces).
@@ -285,7 +288,7 @@ final class PieceSizing: @unchecked Sendable {
         guard piece.stream.replacements == 0 else { return .failed }
         // Kept until every piece is read: its counts and columns, not its buffer.
         piece.stream.releaseBuffer()
-        let kept = piece.choice.dialect != nil && index.usable ? notes.keep(index.bytes) : nil
+        let kept = index.usable ? notes.keep(index.bytes) : nil
         return .sized(Sized(table: piece, profiler: profiler, rows: rows, checkpoints: checkpoints, notes: kept.map { ($0, index.bytes.count) },
                             tally: tally))
     }

@@ -65,9 +65,25 @@ extension JSONReader {
         lastValueLine = line
         stream.pos = read.end
         flatRowsRead &+= 1
+        flatRowAt = p
         record.line = rowLine
         if !read.inOrder { emitFlat(from: buffer, into: &record) }
         return true
+    }
+
+    /// Notes the row just read in `index` (a piece of a JSON Lines file, sized to be drawn again,
+    /// `RowIndex+JSON.swift`): one `readFlatLine` read (`flatRowsRead` is past `flatBefore`) by
+    /// where its values lie, any other to be read again from `before`, where the stream stood.
+    mutating func note(in index: inout RowIndex, from before: Int, flatBefore: Int) {
+        guard flatRowsRead != flatBefore else {
+            index.readAgain(from: before, next: stream.offset)
+            return
+        }
+        let buffer = UnsafePointer(stream.storage), rowAt = flatRowAt, stamp = rowStamp
+        let rawStart = bufferBase &+ rowAt, rawEnd = stream.offset
+        slots.withUnsafeBufferPointer { slots in
+            index.addFlatRow(slots, stamp: stamp, buffer: buffer, rowAt: rowAt, rawStart: rawStart, rawEnd: rawEnd, before: before)
+        }
     }
 
     /// What `flatMembers` read: where the row ends, and the counts `heldBytes` takes.

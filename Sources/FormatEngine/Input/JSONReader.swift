@@ -113,6 +113,8 @@ struct JSONReader: RecordReader {
     /// and how many it read.
     var readsFlatLines = true
     var flatRowsRead = 0
+    /// Where, in the stream's buffer, the `{` of the last row `readFlatLine` read is.
+    var flatRowAt = 0
     /// A row value has been completed and waits to be returned.
     var rowReady = false
     /// Index in `frames` of the outermost nested value being written as compact JSON, or -1.

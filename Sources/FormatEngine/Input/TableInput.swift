@@ -188,17 +188,22 @@ struct TableInput {
         return true
     }
 
-    /// Reads the next row as `next(into:)` does, and notes where its fields lie in `index` (a CSV
-    /// or TSV file's piece, sized to be drawn again; a JSON row is not noted).
+    /// Reads the next row as `next(into:)` does, and notes where its fields lie in `index` (a CSV,
+    /// TSV or JSON Lines file's piece, sized to be drawn again).
     mutating func next(into record: inout Record, noting index: inout RowIndex) throws(InputError) -> Bool {
+        let before = stream.offset
+        let flatBefore = json?.flatRowsRead ?? 0
         guard try read(into: &record) else { return false }
         csv?.note(record, in: &index)
+        json?.note(in: &index, from: before, flatBefore: flatBefore)
         fit(&record)
         return true
     }
 
     /// Reads a row the drawing pass's notes leave to the reader (`RowIndex.Step.readAgain`): the
-    /// stream stands at its first byte.
+    /// stream stands at its first byte (JSON Lines: where the sizing pass's reader stood before it,
+    /// just after the value before it; the rows the notes gave in between were all on lines of
+    /// their own, so the reader, which last read an earlier row, reads this one as it did).
     mutating func nextReadAgain(into record: inout Record) throws(InputError) -> Bool {
         csv?.restartAtRow()
         return try next(into: &record)

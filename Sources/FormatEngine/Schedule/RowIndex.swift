@@ -7,7 +7,8 @@
 /// field at most. A row with anything else (a TSV backslash escape, bytes after a closing quote,
 /// `""` in two fields, more than 64 fields or a quoted field past the 64th), or longer than
 /// `longestRow` (a long cell stays in the reader's record, grown in place, P2), is noted as its
-/// lead and a count of 0: the drawing pass has the reader read it again.
+/// lead and a count of 0: the drawing pass has the reader read it again. A JSON Lines file's rows
+/// are noted as `RowIndex+JSON.swift` says.
 struct RowIndex {
     /// The rows noted so far.
     private(set) var bytes = ByteArray()
@@ -51,17 +52,40 @@ struct RowIndex {
     /// add up to where it ends, is noted to be read again by the reader.
     mutating func add(_ record: Record, _ shape: Shape, next: Int) {
         let rawStart = shape.rawStart, rawEnd = shape.rawEnd
-        let lead = rawStart &- cursor
-        guard usable, lead >= 0, bytes.count <= limit else {
-            usable = false
-            bytes = ByteArray()
-            return
-        }
+        guard let lead = lead(to: rawStart) else { return }
         if !shape.irregular && record.count <= 64 && rawEnd &- rawStart <= Self.longestRow && noteFields(record, shape, lead: lead) {
             cursor = rawEnd
             return
         }
-        // To be read again: the lead, then 0 for the count.
+        readAgain(lead: lead, next: next)
+    }
+
+    /// The bytes from `cursor` to `rawStart`, where the next row's notes begin; nil, the notes
+    /// dropped, when they are no longer kept (a row not after the last, or past `limit`).
+    mutating func lead(to rawStart: Int) -> Int? {
+        let lead = rawStart &- cursor
+        guard usable, lead >= 0, bytes.count <= limit else {
+            usable = false
+            bytes = ByteArray()
+            return nil
+        }
+        return lead
+    }
+
+    /// Notes a row as its lead, then what `body` writes (at most `atMost` bytes, at its pointer);
+    /// the drawing pass's reader then stands at `rawEnd`. False, nothing noted, when `body` gives nil.
+    mutating func add(lead: Int, atMost: Int, rawEnd: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int?) -> Bool {
+        let added = bytes.append(atMost: atMost &+ 10) { out -> Int? in
+            let n = Self.put(lead, at: out)
+            return body(out + n).map { n &+ $0 }
+        }
+        if added { cursor = rawEnd }
+        return added
+    }
+
+    /// Notes a row to be read again by the reader: its lead, then 0 for the count. The reader then
+    /// stands at `next`.
+    mutating func readAgain(lead: Int, next: Int) {
         _ = bytes.append(atMost: 11) { out in
             let n = Self.put(lead, at: out)
             out[n] = 0
@@ -124,7 +148,7 @@ struct RowIndex {
 
     /// Writes `value` (not negative) as LEB128 at `out`. Returns the bytes written.
     @inline(__always)
-    private static func put(_ value: Int, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    static func put(_ value: Int, at out: UnsafeMutablePointer<UInt8>) -> Int {
         var v = UInt(bitPattern: value)
         var n = 0
         while v >= 0x80 {
@@ -143,6 +167,9 @@ struct RowIndex {
         let place: RowNotes.Place
         let from: Int
         let to: Int
+        /// A JSON Lines piece's: for each of the sizing piece's columns, the table's column (a
+        /// piece names its columns in the order it met their keys). Nil for CSV and TSV.
+        var columns: [Int]? = nil
 
         /// The notes, read back if they were written to disk; nil when they cannot be read.
         func bytes() -> (storage: ByteArray, from: Int, to: Int)? {
@@ -174,11 +201,15 @@ struct RowIndex {
         let sourceName: String
         /// At least as many fields as a row has: short rows are padded to it with empty fields.
         let columns: Int
-        private var at: Int
+        var at: Int
         /// Where each field of the row read starts and ends, `capacity` of each.
-        private let starts: UnsafeMutablePointer<Int>
-        private let ends: UnsafeMutablePointer<Int>
-        private let capacity: Int
+        let starts: UnsafeMutablePointer<Int>
+        let ends: UnsafeMutablePointer<Int>
+        let capacity: Int
+        /// JSON Lines: for each of the sizing piece's columns, the table's column (`Slice.columns`).
+        let columnMap: [Int]?
+        /// The map is `0, 1, 2, …`: member `k` of a row in order is field `k`.
+        let mapsInOrder: Bool
         /// Holds their memory (freed with the last copy of the reader).
         private let memory: GrowableArray<Int>.Storage
 
@@ -195,6 +226,8 @@ struct RowIndex {
             memory = GrowableArray<Int>.Storage(capacity: 2 &* capacity)
             starts = memory.pointer
             ends = memory.pointer + capacity
+            columnMap = slice.columns
+            mapsInOrder = slice.columns.map { $0.elementsEqual($0.indices) } ?? true
         }
 
         /// The next row: its fields, read in place from `stream` where the previous row ended;
@@ -204,7 +237,8 @@ struct RowIndex {
         mutating func next(from stream: InputStream) throws(InputError) -> Step {
             guard at < to else { return .end }
             return try notes.withUnsafeBufferPointer { (notes) throws(InputError) -> Step in
-                try next(from: stream, notes: notes.baseAddress.unsafelyUnwrapped)
+                let notes = notes.baseAddress.unsafelyUnwrapped
+                return try columnMap == nil ? next(from: stream, notes: notes) : nextJSON(from: stream, notes: notes)
             }
         }
 
@@ -277,16 +311,16 @@ struct RowIndex {
             return .fields(Fields(base: base, starts: starts, ends: ends, count: i))
         }
 
-        private var changed: InputError { Self.changed(sourceName) }
+        var changed: InputError { Self.changed(sourceName) }
 
         /// Reads more of the stream, to at least `count` unread bytes if the input has them.
         /// - Returns: the unread bytes there are.
         @inline(never)
-        private static func more(_ stream: InputStream, atLeast count: Int) throws(InputError) -> Int {
+        static func more(_ stream: InputStream, atLeast count: Int) throws(InputError) -> Int {
             try stream.peek(atLeast: count).count
         }
 
-        private static func changed(_ sourceName: String) -> InputError { .fileChanged("modified", source: sourceName) }
+        static func changed(_ sourceName: String) -> InputError { .fileChanged("modified", source: sourceName) }
 
         /// Reads each `""` in `bytes[from..<to]` (quoted text) as one `"`, in place.
         /// - Returns: where the text now ends.
@@ -308,7 +342,7 @@ struct RowIndex {
         }
         /// The LEB128 number at `notes[at]`; `at` moves past it.
         @inline(__always)
-        private static func number(_ notes: UnsafePointer<UInt8>, _ at: inout Int) -> Int {
+        static func number(_ notes: UnsafePointer<UInt8>, _ at: inout Int) -> Int {
             var byte = notes[at]
             at &+= 1
             guard byte >= 0x80 else { return Int(byte) }

@@ -47,9 +47,9 @@ struct FilePiecesTests {
     /// Writes eight files made by `make` (odd trials with rows over several lines) and requires
     /// each read in pieces of three sizes, two of them with a small cap on pieces drawn ahead, to
     /// print what it prints read whole; small pieces must cut a file without such rows. With
-    /// `noted` (CSV, TSV), the drawing pass must have taken rows by the sizing pass's notes, and
+    /// `noted`, the drawing pass must have taken `byNotesAtLeast` rows by the sizing pass's notes, and
     /// the file is read once more with every note written to disk (P1, P2).
-    static func requireSameAsWhole(_ index: Int, seed: UInt64, fileName: String, noted: Bool = false,
+    static func requireSameAsWhole(_ index: Int, seed: UInt64, fileName: String, noted: Bool = false, byNotesAtLeast: Int = 1000,
                                    make: (inout SplitMix64, _ trial: Int, _ multiline: Bool) -> [UInt8]) throws {
         let (name, configure) = RowPipelineTests.configurations[index]
         var rng = SplitMix64(seed: seed + UInt64(index))
@@ -79,7 +79,7 @@ struct FilePiecesTests {
             }
         }
         if name != "limit 700" { #expect(pieced > 4, "\(name): the pieces were used") }
-        if noted && name != "limit 700" { #expect(byNotes > 1000, "\(name): rows were taken by the notes") }
+        if noted && name != "limit 700" { #expect(byNotes >= byNotesAtLeast, "\(name): rows were taken by the notes") }
     }
 
     @Test("P1 keeps every rule: a file read in pieces prints what it prints read whole (seeded)", arguments: 0..<RowPipelineTests.configurations.count)
@@ -129,7 +129,8 @@ struct FilePiecesTests {
 
     @Test("P1 keeps every rule: a JSON Lines file read in pieces prints what it prints read whole (seeded)", arguments: 0..<RowPipelineTests.configurations.count)
     func jsonPiecesAreInvisible(_ index: Int) throws {
-        try Self.requireSameAsWhole(index, seed: 0x150_1ECE, fileName: "t.ndjson") { rng, trial, multiline in
+        // Nested values, arrays and `\u` escapes in about half the rows: those are read again.
+        try Self.requireSameAsWhole(index, seed: 0x150_1ECE, fileName: "t.ndjson", noted: true, byNotesAtLeast: 500) { rng, trial, multiline in
             Self.ndjson(&rng, trial: trial, multiline: multiline)
         }
     }
