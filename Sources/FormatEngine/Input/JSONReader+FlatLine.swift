@@ -74,6 +74,7 @@ extension JSONReader {
     /// Notes the row just read in `index` (a piece of a JSON Lines file, sized to be drawn again,
     /// `RowIndex+JSON.swift`): one `readFlatLine` read (`flatRowsRead` is past `flatBefore`) by
     /// where its values lie, any other to be read again from `before`, where the stream stood.
+    /// - Complexity: O(columns).
     mutating func note(in index: inout RowIndex, from before: Int, flatBefore: Int) {
         guard flatRowsRead != flatBefore else {
             index.readAgain(from: before, next: stream.offset)

@@ -21,11 +21,13 @@ extension RowIndex {
     /// Notes the row `readFlatLine` just read: its values are the cells of `slots` marked `stamp`,
     /// at offsets of `buffer` (the stream's), whose `{` is at `rowAt`; the row is bytes
     /// `rawStart..<rawEnd` of the stream. `before`: where the reader stood before reading it.
+    /// - Complexity: O(columns of the piece).
     mutating func addFlatRow(_ slots: UnsafeBufferPointer<JSONReader.Slot>, stamp: Int, buffer: UnsafePointer<UInt8>, rowAt: Int,
                              rawStart: Int, rawEnd: Int, before: Int) {
         let length = rawEnd &- rawStart
         guard let lead = lead(to: rawStart) else { return }
-        if length <= Self.longestRow && addFlatMembers(slots, stamp: stamp, buffer: buffer, rowAt: rowAt, lead: lead, length: length, rawEnd: rawEnd) {
+        if length <= Self.longestRow
+            && addFlatMembers(slots, stamp: stamp, buffer: buffer, rowAt: rowAt, lead: lead, length: length, rawEnd: rawEnd) {
             return
         }
         readAgain(from: before, next: rawEnd)
@@ -79,6 +81,7 @@ extension RowIndex.Reader {
     /// The next JSON Lines row by the notes (`RowIndex+JSON.swift`): its values in place in the
     /// stream's buffer, escapes decoded there; or that the reader is to read it.
     /// - Throws: `file changed while reading` when the bytes are not where the sizing pass saw them.
+    /// - Complexity: O(columns), plus O(bytes of the values with escapes).
     mutating func nextJSON(from stream: InputStream, notes: UnsafePointer<UInt8>) throws(InputError) -> RowIndex.Step {
         var at = at
         defer { self.at = at }
