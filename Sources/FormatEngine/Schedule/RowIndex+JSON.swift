@@ -88,15 +88,8 @@ extension RowIndex.Reader {
         // Offsets count from the stream's next unread byte, where the previous row ended.
         let rowStart = Self.number(notes, &at)
         let head = Self.number(notes, &at)
+        if head == 0 { return try readAgain(stream, lead: rowStart) }
         var available = stream.end &- stream.pos
-        if head == 0 {
-            if available < rowStart {
-                available = try Self.more(stream, atLeast: rowStart)
-                guard rowStart <= available else { throw changed }
-            }
-            stream.pos &+= rowStart
-            return .readAgain
-        }
         let members = head >> 1
         let rowEnd = rowStart &+ Self.number(notes, &at)
         guard members <= columns, rowEnd > rowStart else { throw changed }

