@@ -8,7 +8,7 @@ import FormatEngine
 /// Wires the world to the engine: argv and environment → options, files, exit codes (E1).
 func runTool() -> Int32 {
     signal(SIGPIPE, SIG_IGN)  // a closed pipe becomes EPIPE, a quiet stop (E3)
-    raiseOpenFileLimit()
+    OpenFileLimit.raise()  // a `--sort` beyond memory merges up to 64 runs at once, each a file
     let invocation: Invocation
     do {
         invocation = try Arguments.parse(Array(CommandLine.arguments.dropFirst()))
@@ -71,20 +71,6 @@ func runTool() -> Int32 {
         status = max(status, result)
     }
     return status
-}
-
-/// `--sort` beyond memory keeps a file open for each sorted run (one per 21 MB of input at the
-/// default limit): the soft limit on open files is raised to the hard one, as far as it goes.
-func raiseOpenFileLimit() {
-    var limit = rlimit()
-    #if canImport(Glibc)
-    let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-    #else
-    let resource = RLIMIT_NOFILE
-    #endif
-    guard getrlimit(resource, &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-    limit.rlim_cur = limit.rlim_max
-    _ = setrlimit(resource, &limit)
 }
 
 /// Not a status any run returns: standard output was closed, so later files are not read.

@@ -21,17 +21,34 @@ final class ExternalSort {
     /// Words of rows held before a run is written (a third of the budget: the sort's values and
     /// the merge's buffers take the rest).
     let runWords: Int
+    /// What the rows held may cost while nothing is spilled: then they are sorted in memory as
+    /// records (`takeHeld`), which costs far more than their words (`inMemoryCost`).
+    let inMemoryBudget: Int
     private(set) var runs: [SortedRun] = []
     /// Rows read.
     private(set) var count = 0
     /// The rows held for the next run, and where each starts.
     private var held = GrowableArray<Int>()
     private var starts: [Int] = []
+    /// What the rows held would cost sorted in memory (`inMemoryCost`), while nothing is spilled.
+    private var heldCost = 0
 
-    init(keys: [(index: Int, descending: Bool)], budget: Int) {
+    /// The most runs kept (each holds a file open) before some are merged into one (`reduce`).
+    let openRuns: Int
+
+    init(keys: [(index: Int, descending: Bool)], budget: Int, openRuns: Int = SortedRun.openRuns) {
         self.keys = keys
+        self.openRuns = max(2, openRuns)
         runWords = budget / 3 / 8
+        inMemoryBudget = budget / 2
     }
+
+    /// What a held row of `words` costs once `takeHeld` has made it a `Record` and the rows are
+    /// sorted in memory, while its words are still held: the words twice (the block and the
+    /// record's bytes and ends), the record's two buffers, and the sort's value per key, order and
+    /// copy. Measured with `/usr/bin/time -f %M` on a million short rows: about 380 bytes a row
+    /// besides its words.
+    func inMemoryCost(words: Int) -> Int { 2 * words * 8 + 320 + 64 * keys.count }
 
     /// Whether any run has been written (else every row is still held, sorted in memory).
     var spilled: Bool { !runs.isEmpty }
@@ -41,10 +58,12 @@ final class ExternalSort {
     /// - Throws: `InputError` `.readFailed` (exit 74) when a temporary file cannot be written.
     /// - Parameter number: what orders rows the keys tie on (default: the row's number in the input).
     func add(_ record: Record, numeric: [Bool], number: Int? = nil) throws(InputError) {
-        starts.append(held.count)
+        let start = held.count
+        starts.append(start)
         record.withFields { RowWords.append(row: number ?? count, $0, to: &held) }
         count += 1
-        if held.count > runWords { try spill(numeric: numeric) }
+        if !spilled { heldCost += inMemoryCost(words: held.count - start) }
+        if held.count > runWords || heldCost > inMemoryBudget { try spill(numeric: numeric) }
     }
 
     /// The rows held, in input order (when nothing was spilled), as records.
@@ -63,8 +82,13 @@ final class ExternalSort {
 
     /// Writes the rows held as a sorted run.
     func spill(numeric: [Bool]) throws(InputError) {
+        try spill(types: keys.map { $0.index < numeric.count && numeric[$0.index] })
+    }
+
+    /// Writes the rows held as a run sorted by `types` (per key, numbers by value), then keeps the
+    /// runs under `openRuns` (`reduce`).
+    private func spill(types: [Bool]) throws(InputError) {
         guard !starts.isEmpty else { return }
-        let types = keys.map { $0.index < numeric.count && numeric[$0.index] }
         let order = sortedHeld(types)
         let run = try SortedRun(numeric: types)
         try held.withUnsafeBufferPointer { (words) throws(InputError) in
@@ -78,6 +102,37 @@ final class ExternalSort {
         runs.append(run)
         held.removeAll(keepingCapacity: true)
         starts.removeAll(keepingCapacity: true)
+        heldCost = 0
+        try reduce()
+    }
+
+    /// Merges runs in stages, as sort(1) does, so that no more than `openRuns` files are ever open
+    /// (each run keeps one): once they reach it, the runs sorted by the same types (the most of
+    /// them) are merged into one longer run, and theirs are closed. Any runs may be merged: each
+    /// row carries its number, which orders ties.
+    private func reduce() throws(InputError) {
+        guard runs.count >= openRuns else { return }
+        var byTypes: [[Bool]: [Int]] = [:]
+        for (k, run) in runs.enumerated() { byTypes[run.numeric, default: []].append(k) }
+        guard let most = byTypes.values.max(by: { $0.count < $1.count }), most.count > 1 else { return }
+        let types = runs[most[0]].numeric
+        let merged = try SortedRun(numeric: types)
+        var row = GrowableArray<Int>()
+        do {
+            try Self.merge(most.map { runs[$0] }, keys: keys, types: types) { (fields, number) throws(InputError) -> Bool in
+                row.removeAll(keepingCapacity: true)
+                RowWords.append(row: number, fields, to: &row)
+                try row.withUnsafeBufferPointer { (words) throws(InputError) in try merged.write(words) }
+                return true
+            }
+        } catch {
+            switch error {
+            case .input(let failure), .output(let failure): throw failure
+            }
+        }
+        try merged.finish()
+        let gone = Set(most)
+        runs = runs.indices.filter { !gone.contains($0) }.map { runs[$0] } + [merged]
     }
 
     /// The held rows' order: their sort values computed once, compared flat (`RowOrder.order`).
@@ -100,28 +155,19 @@ final class ExternalSort {
 
     /// Ends the input: the last rows as a run, and every run in the final types.
     func finish(numeric: [Bool]) throws(InputError) {
-        try spill(numeric: numeric)
         let types = keys.map { $0.index < numeric.count && numeric[$0.index] }
-        for k in runs.indices where runs[k].numeric != types {
-            // Sorted while a column looked numeric: sorted again, now that it is text.
-            let reader = runs[k].reader()
+        try spill(types: types)
+        // Runs sorted while a column looked numeric are sorted again, now that it is text: their
+        // rows held and written a run's worth at a time (a merged run may be long).
+        while let k = runs.firstIndex(where: { $0.numeric != types }) {
+            let stale = runs.remove(at: k)
+            let reader = stale.reader()
             while let row = try reader.next() {
                 starts.append(held.count)
                 held.append(contentsOf: UnsafeBufferPointer(start: row, count: RowWords.length(row)))
+                if held.count > runWords { try spill(types: types) }
             }
-            let again = try SortedRun(numeric: types)
-            let order = sortedHeld(types)
-            try held.withUnsafeBufferPointer { (words) throws(InputError) in
-                guard let base = words.baseAddress else { return }
-                for j in order {
-                    let row = base + starts[j]
-                    try again.write(UnsafeBufferPointer(start: row, count: RowWords.length(row)))
-                }
-            }
-            try again.finish()
-            runs[k] = again
-            held.removeAll(keepingCapacity: true)
-            starts.removeAll(keepingCapacity: true)
+            try spill(types: types)
         }
     }
 
@@ -132,10 +178,14 @@ final class ExternalSort {
     }
 
     /// Calls `body` with every row in sorted order, and the number it was added with, until it
-    /// returns false: a merge of the runs (`numeric`: the sort columns' final types), each run's
-    /// next row at the top of a heap.
+    /// returns false: a merge of the runs (`numeric`: the sort columns' final types).
     func merge<Failure: Error>(numeric: [Bool], _ body: (Fields, Int) throws(Failure) -> Bool) throws(MergeError<Failure>) {
-        let types = keys.map { $0.index < numeric.count && numeric[$0.index] }
+        try Self.merge(runs, keys: keys, types: keys.map { $0.index < numeric.count && numeric[$0.index] }, body)
+    }
+
+    /// A merge of `runs`, each sorted by `types`: each run's next row at the top of a heap.
+    private static func merge<Failure: Error>(_ runs: [SortedRun], keys: [(index: Int, descending: Bool)], types: [Bool],
+                                              _ body: (Fields, Int) throws(Failure) -> Bool) throws(MergeError<Failure>) {
         let descending = keys.map(\.descending)
         let k = keys.count
         let readers = runs.map { $0.reader() }
@@ -172,177 +222,6 @@ final class ExternalSort {
             let more: Bool
             do { more = try load(top) } catch { throw .input(error) }
             if more { heap.replaceTop(by: before) } else { heap.popTop(by: before) }
-        }
-    }
-}
-
-/// A binary heap of run numbers, the first by an order given at each change (a merge's runs, each
-/// by its current row).
-struct RunHeap {
-    private var items: [Int] = []
-
-    var top: Int? { items.first }
-
-    mutating func push(_ run: Int, by before: (Int, Int) -> Bool) {
-        items.append(run)
-        var i = items.count - 1
-        while i > 0 {
-            let parent = (i - 1) / 2
-            guard before(items[i], items[parent]) else { return }
-            items.swapAt(i, parent)
-            i = parent
-        }
-    }
-
-    /// The top's run moved on: it goes down to its place.
-    mutating func replaceTop(by before: (Int, Int) -> Bool) {
-        var i = 0
-        while true {
-            let l = 2 * i + 1, r = l + 1
-            var best = i
-            if l < items.count && before(items[l], items[best]) { best = l }
-            if r < items.count && before(items[r], items[best]) { best = r }
-            if best == i { return }
-            items.swapAt(i, best)
-            i = best
-        }
-    }
-
-    /// The top's run is done.
-    mutating func popTop(by before: (Int, Int) -> Bool) {
-        items[0] = items[items.count - 1]
-        items.removeLast()
-        if !items.isEmpty { replaceTop(by: before) }
-    }
-}
-
-/// A row as words: its number, its field count, each field's end, then its bytes padded to a
-/// whole word. Fields are read in place (`fields`), with no copy.
-enum RowWords {
-    /// Appends a row.
-    static func append(row: Int, _ fields: Fields, to words: inout GrowableArray<Int>) {
-        // Fields that do not follow one another are gathered into a record first.
-        if fields.starts != nil { return Record(fields).withFields { append(row: row, $0, to: &words) } }
-        let bytes = fields.count == 0 ? 0 : fields.ends[fields.count - 1]
-        words.append(row)
-        words.append(fields.count)
-        words.append(contentsOf: UnsafeBufferPointer(start: fields.ends, count: fields.count))
-        let start = words.count
-        let byteWords = (bytes + 7) / 8
-        for _ in 0..<byteWords { words.append(0) }
-        words.withUnsafeBufferPointer { all in
-            guard let base = all.baseAddress else { return }
-            let target = UnsafeMutableRawPointer(mutating: base + start)
-            target.copyMemory(from: fields.base, byteCount: bytes)
-        }
-    }
-
-    /// The words a row takes, from its first.
-    static func length(_ row: UnsafePointer<Int>) -> Int {
-        let count = row[1]
-        let bytes = count == 0 ? 0 : row[1 + count]
-        return 2 + count + (bytes + 7) / 8
-    }
-
-    /// The row's fields in place.
-    static func fields(_ row: UnsafePointer<Int>) -> Fields {
-        let count = row[1]
-        let base = UnsafeRawPointer(row + 2 + count).assumingMemoryBound(to: UInt8.self)
-        return Fields(base: base, ends: row + 2, count: count)
-    }
-}
-
-/// One sorted run in a temporary file, rows as `RowWords`; written once, read from the start.
-final class SortedRun {
-    /// Whether each sort column was compared as numbers when this run was sorted.
-    let numeric: [Bool]
-    private let fd: Int32
-    private var buffer = GrowableArray<Int>()
-    private var written: Int64 = 0
-
-    static var directory: String { TemporaryFiles.directory }
-
-    init(numeric: [Bool]) throws(InputError) {
-        self.numeric = numeric
-        let fd = unlinkedTemporaryFile(in: Self.directory, prefix: "tablefmt-sort")
-        guard fd >= 0 else {
-            throw InputError(.readFailed, "cannot make a temporary file for --sort: \(systemMessage(errno)) (set TMPDIR, or raise --memory-limit)", source: Self.directory)
-        }
-        self.fd = fd
-    }
-
-    deinit { close(fd) }
-
-    /// Appends a row's words.
-    func write(_ row: UnsafeBufferPointer<Int>) throws(InputError) {
-        buffer.append(contentsOf: row)
-        if buffer.count >= 1 << 17 { try flush() }
-    }
-
-    /// Writes what is buffered and lets the buffer go (a run is only read from now on).
-    func finish() throws(InputError) {
-        try flush()
-        buffer = GrowableArray()
-    }
-
-    private func flush() throws(InputError) {
-        let bytes = buffer.count * 8
-        let failure = buffer.withUnsafeBufferPointer { writeFully(fd, from: UnsafeRawPointer($0.baseAddress), count: bytes, at: written) }
-        if failure != 0 {
-            throw InputError(.readFailed, "cannot write a temporary file for --sort: \(systemMessage(failure)) (set TMPDIR to a larger disk)", source: Self.directory)
-        }
-        written += Int64(bytes)
-        buffer.removeAll(keepingCapacity: true)
-    }
-
-    /// Reads the run from its start.
-    func reader() -> Reader { Reader(fd: fd, size: written / 8) }
-
-    /// A run read from its start, a piece at a time.
-    final class Reader {
-        private let fd: Int32
-        /// The run's length, and how far it is read, in words.
-        private let size: Int64
-        private var offset: Int64 = 0
-        private var piece = GrowableArray<Int>()
-        private var at = 0
-
-        init(fd: Int32, size: Int64) {
-            self.fd = fd
-            self.size = size
-        }
-
-        /// The next row, valid until the next call; nil at the end.
-        func next() throws(InputError) -> UnsafePointer<Int>? {
-            guard try fill(2) else { return nil }
-            let count = piece[at + 1]
-            guard try fill(2 + count) else { return nil }
-            let bytes = count == 0 ? 0 : piece[at + 1 + count]
-            let length = 2 + count + (bytes + 7) / 8
-            guard try fill(length) else { return nil }
-            let row = piece.unsafeBase + at
-            at += length
-            return row
-        }
-
-        /// Makes `count` words available from `at`. - Returns: false at the end of the run.
-        private func fill(_ count: Int) throws(InputError) -> Bool {
-            if piece.count - at >= count { return true }
-            guard offset < size else { return false }
-            // What is left moves to the front, then the next piece is read after it.
-            var rest = GrowableArray<Int>()
-            piece.withUnsafeBufferPointer { rest.append(contentsOf: UnsafeBufferPointer(rebasing: $0[at...])) }
-            let want = Int(min(Int64(max(count - rest.count, 1 << 13)), size - offset))
-            let old = rest.count
-            for _ in 0..<want { rest.append(0) }
-            let read = rest.withUnsafeBufferPointer { readFully(fd, into: UnsafeMutableRawPointer(mutating: $0.baseAddress).map { $0 + old * 8 }, count: want * 8, at: offset * 8) }
-            guard read else {
-                throw InputError(.readFailed, "cannot read a temporary file for --sort: \(systemMessage(errno))", source: SortedRun.directory)
-            }
-            offset += Int64(want)
-            piece = rest
-            at = 0
-            return piece.count >= count
         }
     }
 }
