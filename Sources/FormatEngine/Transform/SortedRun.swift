@@ -103,7 +103,7 @@ final class SortedRun {
         self.numeric = numeric
         let fd = unlinkedTemporaryFile(in: Self.directory, prefix: "tablefmt-sort")
         guard fd >= 0 else {
-            throw InputError(.readFailed, "cannot make a temporary file for --sort: \(systemMessage(errno)) (set TMPDIR, or raise --memory-limit)", source: Self.directory)
+            throw InputError(.readFailed, "cannot make a temporary file to sort in: \(systemMessage(errno)) (set TMPDIR, or raise --memory-limit)", source: Self.directory)
         }
         self.fd = fd
     }
@@ -126,7 +126,7 @@ final class SortedRun {
         let bytes = buffer.count * 8
         let failure = buffer.withUnsafeBufferPointer { writeFully(fd, from: UnsafeRawPointer($0.baseAddress), count: bytes, at: written) }
         if failure != 0 {
-            throw InputError(.readFailed, "cannot write a temporary file for --sort: \(systemMessage(failure)) (set TMPDIR to a larger disk)", source: Self.directory)
+            throw InputError(.readFailed, "cannot write a temporary file to sort in: \(systemMessage(failure)) (set TMPDIR to a larger disk)", source: Self.directory)
         }
         written += Int64(bytes)
         buffer.removeAll(keepingCapacity: true)
@@ -174,7 +174,7 @@ final class SortedRun {
             for _ in 0..<want { rest.append(0) }
             let read = rest.withUnsafeBufferPointer { readFully(fd, into: UnsafeMutableRawPointer(mutating: $0.baseAddress).map { $0 + old * 8 }, count: want * 8, at: offset * 8) }
             guard read else {
-                throw InputError(.readFailed, "cannot read a temporary file for --sort: \(systemMessage(errno))", source: SortedRun.directory)
+                throw InputError(.readFailed, "cannot read a temporary file to sort in: \(systemMessage(errno))", source: SortedRun.directory)
             }
             offset += Int64(want)
             piece = rest
