@@ -54,16 +54,16 @@ final class ExternalSort {
     var spilled: Bool { !runs.isEmpty }
 
     /// Adds a row. When the rows held pass the budget they are sorted by `numeric` (the sort
-    /// columns' types as known so far) and written as a run.
+    /// columns' types as known so far; asked only then, so a row costs no array) and written as a run.
     /// - Throws: `InputError` `.readFailed` (exit 74) when a temporary file cannot be written.
     /// - Parameter number: what orders rows the keys tie on (default: the row's number in the input).
-    func add(_ record: Record, numeric: [Bool], number: Int? = nil) throws(InputError) {
+    func add(_ record: Record, numeric: @autoclosure () -> [Bool], number: Int? = nil) throws(InputError) {
         let start = held.count
         starts.append(start)
         record.withFields { RowWords.append(row: number ?? count, $0, to: &held) }
         count += 1
         if !spilled { heldCost += inMemoryCost(words: held.count - start) }
-        if held.count > runWords || heldCost > inMemoryBudget { try spill(numeric: numeric) }
+        if held.count > runWords || heldCost > inMemoryBudget { try spill(numeric: numeric()) }
     }
 
     /// The rows held, in input order (when nothing was spilled), as records.
