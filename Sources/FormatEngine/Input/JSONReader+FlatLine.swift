@@ -56,7 +56,7 @@ extension JSONReader {
         currentNode = read.lastNode
         text.removeAll()
         if read.lastEscaped {
-            text.append(atMost: lastCount) { Self.unescape(UnsafePointer(buffer + read.lastText.lowerBound), count: lastCount, into: $0) }
+            text.append(atMost: lastCount) { Self.unescape(UnsafePointer(buffer + read.lastText.lowerBound), count: lastCount, into: $0)! }  // checked as read
         } else {
             text.append(UnsafeBufferPointer(start: buffer + read.lastText.lowerBound, count: lastCount))
         }
@@ -242,7 +242,7 @@ extension JSONReader {
         if slot.end > slot.start {
             if slot.escaped {
                 _ = record.bytes.append(atMost: slot.end &- slot.start) { out in
-                    Self.unescape(UnsafePointer(buffer + slot.start), count: slot.end &- slot.start, into: out)
+                    Self.unescape(UnsafePointer(buffer + slot.start), count: slot.end &- slot.start, into: out)!  // checked as read
                 }
             } else {
                 record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + slot.start, count: slot.end &- slot.start))
@@ -268,15 +268,20 @@ extension JSONReader {
     }
 
     /// Writes `count` bytes of string text at `source`, whose escapes are the one-letter ones, with
-    /// each escape decoded. Returns the bytes written.
-    static func unescape(_ source: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int {
+    /// each escape decoded. Returns the bytes written; nil when the text is not such string text (a
+    /// bare `"`, a `\` last, an escape other than a one-letter one), which a reader that checked
+    /// the text first never meets and one taking bytes noted earlier meets when the file changed.
+    static func unescape(_ source: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         var read = 0
         var written = 0
         while read < count {
             var byte = source[read]
             read &+= 1
+            if byte == 0x22 { return nil }
             if byte == 0x5C {
+                guard read < count else { return nil }
                 byte = Self.escaped(source[read])
+                if byte == 0 { return nil }
                 read &+= 1
             }
             out[written] = byte

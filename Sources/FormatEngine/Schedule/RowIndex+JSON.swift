@@ -153,7 +153,9 @@ extension RowIndex.Reader {
         if code & 2 != 0 {
             guard before == 0x22, after == 0x22 else { throw changed(sourceName) }
             if code & 1 == 0 { return valueEnd }
-            return start &+ JSONReader.unescape(UnsafePointer(base + start), count: valueEnd &- start, into: base + start)
+            // Text that is no longer string text (the file changed since it was sized) is not decoded.
+            guard let decoded = JSONReader.unescape(UnsafePointer(base + start), count: valueEnd &- start, into: base + start) else { throw changed(sourceName) }
+            return start &+ decoded
         }
         // `null`'s place is empty, at its `n`.
         guard before == 0x3A || before == 0x20 || before == 0x09,

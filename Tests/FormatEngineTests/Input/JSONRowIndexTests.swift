@@ -249,5 +249,16 @@ struct JSONRowIndexTests {
             let error = #expect(throws: InputError.self) { _ = try Self.readNoted(sized, against: drawn) }
             #expect(error?.description == "t.jsonl: file changed while reading (modified)", "\(drawn)")
         }
+        // A string with an escape, as sized: decoded in place.
+        let escaped = "{\"a\":\"b\",\"d\":1}\n{\"a\":\"x\\ny\",\"d\":2}\n"
+        #expect(try Self.readNoted(escaped, against: escaped) == [nil, ["x\ny", "2"]])
+        // Its text changed in place to what is not string text: an unknown escape, a `\` last
+        // (which would take the closing quote), a bare quote. Never decoded into another value.
+        for text in ["x\\qy", "xyz\\", "x\"ny"] {
+            let drawn = "{\"a\":\"b\",\"d\":1}\n{\"a\":\"\(text)\",\"d\":2}\n"
+            #expect(drawn.utf8.count == escaped.utf8.count)
+            let error = #expect(throws: InputError.self) { _ = try Self.readNoted(escaped, against: drawn) }
+            #expect(error?.description == "t.jsonl: file changed while reading (modified)", "\(drawn)")
+        }
     }
 }
