@@ -15,7 +15,7 @@ struct ExternalSortLimitsTests {
         }
     }
 
-    @Test("staged merge: runs never reach the cap while rows are added or at the end, and the merge gives an independent sort's order")
+    @Test("W11, P2: staged merge: runs never reach the cap while rows are added or at the end, and the merge gives an independent sort's order")
     func stagedMergeCapsRuns() throws {
         for (seed, lateText) in [(1, -1), (2, 2500), (3, 3900)] as [(UInt64, Int)] {
             let rows = Self.rows(4000, lateText: lateText, seed: seed)
@@ -62,7 +62,7 @@ struct ExternalSortLimitsTests {
         return text
     }
 
-    @Test("the binary under ulimit -n 32 (hard): more runs than files it may open, merged in stages, the same bytes as the sort in memory")
+    @Test("W11, P2: the binary under ulimit -n 32 (hard): more runs than files it may open, merged in stages, the same bytes as the sort in memory")
     func binaryUnderLowFileLimit() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-sort-files-\(getpid())")
         try? FileManager.default.removeItem(at: dir)
@@ -79,7 +79,7 @@ struct ExternalSortLimitsTests {
         #expect(memory.out.split(separator: "\n").count == 160_002)
     }
 
-    @Test("peak memory: 640,000 short rows sorted at 16M, 32M and 64M stay under the limit and a fixed 24 MB",
+    @Test("W11, P2: held rows counted at their in-memory cost: 640,000 short rows sorted at 16M, 32M and 64M stay under the limit and a fixed 24 MB",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/time")))
     func peakMemory() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-sort-peak-\(getpid())")
