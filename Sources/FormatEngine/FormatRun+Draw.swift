@@ -35,7 +35,10 @@ extension FormatRun {
                     try renderer.note("A total marked ≈ is rounded to 17 significant digits: its numbers span more than \(ExactDecimal.limit) digits, from the largest one's first to the smallest one's last.")
                 }
             } else {
-                try drawRows(&rows, read: read, &count, &reader, renderer: renderer, draw: draw, windowDrawn: { cutBefore = renderer.cutCells })
+                // The plain row drawer (no headings again) may be left out for rows drawn in place.
+                let rowsInPlace = plan.mode == .table && options.headingsEvery == nil
+                try drawRows(&rows, read: read, &count, &reader, renderer: renderer, draw: draw, rowsInPlace: rowsInPlace,
+                             windowDrawn: { cutBefore = renderer.cutCells })
                 if plan.mode == .table { try renderer.endTable() }
             }
         case .pages:
@@ -44,7 +47,8 @@ extension FormatRun {
                 let caption = plan.bands.count > 1 ? "Page \(b + 1) of \(plan.bands.count): \(others.joined(separator: ", "))" : nil
                 try renderer.beginTable(band, caption: caption)
                 count.drawn = 0
-                try drawRows(&rows, read: read, &count, &reader, renderer: renderer, draw: { (r, row) throws(OutputError) in try r.row(row) }, windowDrawn: {})
+                try drawRows(&rows, read: read, &count, &reader, renderer: renderer, draw: { (r, row) throws(OutputError) in try r.row(row) },
+                             rowsInPlace: true, windowDrawn: {})
                 try renderer.endTable()
             }
             cutBefore = renderer.cutCells
@@ -118,9 +122,10 @@ extension FormatRun {
         }
     }
 
-    /// Draws each row held, at most `limit`; counts the rows after the limit.
+    /// Draws each row held, at most `limit`; counts the rows after the limit. `rowsInPlace`:
+    /// `draw` draws a table's row (`Renderer.row`), so a file's pieces may be drawn without it.
     private func drawRows(_ rows: inout HeldRows, read: Int, _ count: inout DrawCount, _ reader: inout RowReader, renderer: any Renderer,
-                          draw: @escaping TableFormatter.Draw, windowDrawn: () -> Void) throws(OutputError) {
+                          draw: @escaping TableFormatter.Draw, rowsInPlace: Bool, windowDrawn: () -> Void) throws(OutputError) {
         switch rows {
         case .all(let all, _):
             for row in all.prefix(limit) {
@@ -130,7 +135,7 @@ extension FormatRun {
         case .file:
             try drawFileAgain(rows: read, &count, &reader, renderer: renderer, draw: draw)
         case .pieces(let pieces):
-            try drawPieces(pieces, &count, &reader, renderer: renderer, draw: draw)
+            try drawPieces(pieces, &count, &reader, renderer: renderer, draw: draw, rowsInPlace: rowsInPlace)
         case .sorted(let sort, let typing):
             try drawMerged(sort, numeric: typing.profiles.map(\.isNumeric), &count, &reader, renderer: renderer, draw: draw)
         case .window(let window):

@@ -47,6 +47,9 @@ final class PieceDrawing: @unchecked Sendable {
     private let name: String
     private let renderer: any Renderer
     private let draw: TableFormatter.Draw
+    /// Whether `draw` draws a table's row (`Renderer.row`), so a plain table's rows may be drawn
+    /// in place (`PlainRenderer.notedRow`), without `draw`.
+    private let rowsInPlace: Bool
     private let cap: Int
     private let state: Locked<(next: Int, drawn: [Int: Drawn], stopped: Bool)>
     /// Memory of pieces written, for the next pieces to be drawn into (no new pages each time).
@@ -55,12 +58,13 @@ final class PieceDrawing: @unchecked Sendable {
     /// piece that outgrew the cap ahead is drawn again, straight).
     let rowsByNotes = Locked([Int: Int]())
 
-    init(pieces: FilePieces, like: TableInput, name: String, renderer: any Renderer, draw: @escaping TableFormatter.Draw, cap: Int) {
+    init(pieces: FilePieces, like: TableInput, name: String, renderer: any Renderer, draw: @escaping TableFormatter.Draw, rowsInPlace: Bool = false, cap: Int) {
         self.pieces = pieces
         self.like = like
         self.name = name
         self.renderer = renderer
         self.draw = draw
+        self.rowsInPlace = rowsInPlace
         self.cap = cap
         state = Locked((next: 0, drawn: [:], stopped: false))
         for _ in 0..<4 { budget.signal() }
@@ -118,7 +122,16 @@ final class PieceDrawing: @unchecked Sendable {
     /// - Returns: the rows drawn, and the error that stopped reading the piece, if any.
     func drawStraight(_ k: Int, to renderer: any Renderer) throws(OutputError) -> (rows: Int, error: InputError?) {
         renderer.resume(atRow: pieces.rowsBefore[k])
-        return try eachRow(k) { (row) throws(OutputError) in try draw(renderer, row) }
+        let plain = inPlace(renderer)
+        return try eachRow(k) { (row) throws(OutputError) in
+            if let plain { try plain.notedRow(row) } else { try draw(renderer, row) }
+        }
+    }
+
+    /// `renderer`, when it draws the rows itself, in place where it can (`PlainRenderer.notedRow`),
+    /// rather than through `draw`.
+    private func inPlace(_ renderer: any Renderer) -> PlainRenderer? {
+        rowsInPlace ? renderer as? PlainRenderer : nil
     }
 
     /// Draws piece `k` into memory, as rows `rowsBefore[k]`… of the table.
@@ -127,10 +140,11 @@ final class PieceDrawing: @unchecked Sendable {
         let cutsBefore = mine.renderer.cutCells
         mine.sink.full = false
         let sink = mine.sink
+        let plain = inPlace(mine.renderer)
         var read: (rows: Int, error: InputError?) = (0, nil)
         do {
             read = try eachRow(k) { (row) throws(OutputError) in
-                try draw(mine.renderer, row)
+                if let plain { try plain.notedRow(row) } else { try draw(mine.renderer, row) }
                 // Past the cap the rest of the piece is not drawn here.
                 if sink.full { throw .closed }
             }

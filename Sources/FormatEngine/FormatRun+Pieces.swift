@@ -138,9 +138,10 @@ extension FormatRun {
     /// to the output; pieces after it are drawn into memory meanwhile, by either thread, a few
     /// ahead at most and each up to a cap. A piece that outgrows the cap (very long or padded
     /// rows) is left to be drawn straight when its turn comes, so memory stays bounded (P2).
+    /// `rowsInPlace`: `draw` draws a table's row (`PieceDrawing.rowsInPlace`).
     func drawPieces(_ pieces: FilePieces, _ count: inout DrawCount, _ reader: inout RowReader, renderer: any Renderer,
-                    draw: @escaping TableFormatter.Draw) throws(OutputError) {
-        let job = PieceDrawing(pieces: pieces, like: reader.table, name: input.name, renderer: renderer, draw: draw,
+                    draw: @escaping TableFormatter.Draw, rowsInPlace: Bool = false) throws(OutputError) {
+        let job = PieceDrawing(pieces: pieces, like: reader.table, name: input.name, renderer: renderer, draw: draw, rowsInPlace: rowsInPlace,
                                cap: options.pipeline.pieceCap ?? max(1 << 20, 2 * (options.pipeline.pieceBytes ?? 0)))
         let mine = job.continuation()
         DispatchQueue.global().async { job.help() }

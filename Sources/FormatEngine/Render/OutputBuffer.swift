@@ -182,11 +182,72 @@ public final class OutputBuffer {
         }
     }
 
+    /// Where a row drawn in place writes (`PlainRenderer.notedRow`), taken from the buffer and
+    /// given back (`commit`, `endLine`): the buffer's next byte, its end, and the spaces held back.
+    /// A caller checks `room` before it writes; nothing in the cursor flushes.
+    @inline(__always)
+    func cursor() -> Cursor {
+        Cursor(at: storage + count, end: storage + capacity, pending: pendingSpaces)
+    }
+
+    /// Takes back what was written through `cursor` (its held-back spaces too).
+    @inline(__always)
+    func commit(_ cursor: Cursor) {
+        count = cursor.at - storage
+        pendingSpaces = cursor.pending
+    }
+
+    /// Takes back a line written through `cursor`, its line break included.
+    @inline(__always)
+    func commitLine(_ cursor: Cursor) {
+        linesEnded &+= 1
+        count = cursor.at - storage
+        pendingSpaces = 0
+    }
+
     /// Sends what is buffered to the sink.
     public func flush() throws(OutputError) {
         guard count > 0 else { return }
         let n = count
         count = 0
         try sink.write(UnsafeRawBufferPointer(start: storage, count: n))
+    }
+}
+
+extension OutputBuffer {
+    /// A place to write in the buffer without a call or a check per write: `at`, the next byte;
+    /// `end`, the buffer's end (eight spare bytes follow it, so spaces go a word at a time); and
+    /// `pending`, the spaces held back until something follows them on the line.
+    struct Cursor {
+        var at: UnsafeMutablePointer<UInt8>
+        let end: UnsafeMutablePointer<UInt8>
+        var pending: Int
+
+        /// Bytes left before the buffer's end.
+        @inline(__always)
+        var room: Int { end - at }
+
+        /// Writes the held-back spaces and `more` spaces after them, a word at a time (the last
+        /// word may reach seven bytes past them, into what is written next or the spare bytes),
+        /// without moving `at`. Returns where the bytes after them go. `room` must hold them.
+        @inline(__always)
+        func spaces(_ more: Int) -> UnsafeMutablePointer<UInt8> {
+            let n = pending &+ more
+            var k = 0
+            while k < n {
+                UnsafeMutableRawPointer(at).storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: k, as: UInt64.self)
+                k &+= 8
+            }
+            return at + n
+        }
+
+        /// Writes the held-back spaces, then `bytes` (`room` must hold them), and moves past them.
+        @inline(__always)
+        mutating func write(_ bytes: UnsafeBufferPointer<UInt8>) {
+            let target = spaces(0)
+            if let base = bytes.baseAddress { TextBytes.copy(base, to: target, count: bytes.count) }
+            at = target + bytes.count
+            pending = 0
+        }
     }
 }

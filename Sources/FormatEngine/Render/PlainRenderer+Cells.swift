@@ -11,6 +11,22 @@ struct CellSlot {
     /// Whether a printable ASCII cell that fits may be drawn as right-aligned text, number or not
     /// (`endsLikeColumn`): the column is right-aligned and, if numeric, keeps its numbers' units.
     var rightEdgeAligned: Bool
+    /// Whether a printable ASCII cell that fits is drawn as text with nothing to parse
+    /// (`plainASCIICell`), as the row loop that draws in place asks it (`notedRow`).
+    var plainASCII: PlainASCII
+    /// What comes before the cell on its line, for the row loop that draws in place: spaces
+    /// (the gap; 0 for the first column), or -1 for a bordered table's column separator.
+    var before = 0
+
+    /// How `plainASCIICell` draws a printable ASCII cell that fits its column.
+    enum PlainASCII: UInt8 {
+        /// Left-aligned, in a text column.
+        case left
+        /// Right-aligned, when it ends where the column's numbers end (`endsLikeColumn`).
+        case rightEdge
+        /// Not so: `cell` draws it.
+        case never
+    }
 
     init(_ column: ColumnLayout) {
         source = column.source
@@ -21,6 +37,7 @@ struct CellSlot {
         fraction = column.numberParts?.fraction ?? 0
         stripUnit = column.stripUnit
         rightEdgeAligned = right && !(numeric && stripUnit)
+        plainASCII = rightEdgeAligned ? .rightEdge : !right && !numeric ? .left : .never
     }
 }
 
@@ -40,6 +57,17 @@ struct ListSlot {
 
 extension PlainRenderer {
     // MARK: - Cells
+
+    /// Any cell on one line, in the row loop: the common ones without a call (`plainASCIICell`,
+    /// `commonTextCell`), the rest by `cell`.
+    /// - Parameter padded: false when nothing follows the cell on its line.
+    @inline(__always)
+    func anyCell(_ cell: UnsafeBufferPointer<UInt8>, in slot: CellSlot, padded: Bool) throws(OutputError) {
+        let ascii = DisplayWidth.printableASCIIWidth(cell)
+        if try plainASCIICell(cell, ascii: ascii, in: slot) { return }
+        if ascii == nil, try commonTextCell(cell, in: slot) { return }
+        try self.cell(cell, in: slot, padded: padded, ascii: ascii)
+    }
 
     /// The common cell, drawn in the row loop without a call: printable ASCII (`ascii`, its width,
     /// `DisplayWidth.printableASCIIWidth`) that fits, in a text column (left-aligned) or ending at

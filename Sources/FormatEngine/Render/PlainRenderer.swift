@@ -24,11 +24,14 @@ final class PlainRenderer: Renderer {
     /// The columns of the table being drawn, and what the row loop needs of them.
     var columns: [ColumnLayout] {
         didSet {
-            slots = columns.map(CellSlot.init)
+            slots = Self.slots(columns, gap: plan.gap, bordered: bordered)
+            fieldsNeeded = (columns.map(\.source).max() ?? -1) + 1
             slack = Self.slack(columns, plan: plan, style: style)
         }
     }
     var slots: [CellSlot]
+    /// The fields a row must have for every column's cell (its largest `source`, + 1).
+    var fieldsNeeded: Int
     /// Columns between a table line and the container's edge (nil: no width limit).
     var slack: Int?
     /// Columns the current row's numbers took beyond their columns (C7: a number is never cut
@@ -45,11 +48,14 @@ final class PlainRenderer: Renderer {
     var started = false
     private var groupsDrawn = 0
     /// Data rows drawn in the current table (for zebra stripes).
-    private var rowsDrawn = 0
+    var rowsDrawn = 0
+    /// Whether rows given with their fields' places may be drawn in place (`notedRow`): cells on
+    /// one line, no stripes.
+    let drawsInPlace: Bool
 
     /// What the last line of a bordered table was, to pick the junctions of the next border.
-    private enum LastLine { case headings, rows, spanning }
-    private var lastLine: LastLine = .headings
+    enum LastLine { case headings, rows, spanning }
+    private(set) var lastLine: LastLine = .headings
 
     /// `─`, or `-` where East Asian ambiguous characters are two columns wide (`--ambiguous-wide`).
     var ruleCharacter: String { measure.ambiguousIsWide ? "-" : "─" }
@@ -66,8 +72,10 @@ final class PlainRenderer: Renderer {
         edges = Edges(style, ansi: ansi)
         self.ansi = ansi
         self.zebra = zebra && ansi
+        drawsInPlace = plan.cellLines <= 1 && !self.zebra
         self.columns = plan.columns
-        self.slots = plan.columns.map(CellSlot.init)
+        self.slots = Self.slots(plan.columns, gap: plan.gap, bordered: bordered)
+        fieldsNeeded = (plan.columns.map(\.source).max() ?? -1) + 1
         self.slack = Self.slack(plan.columns, plan: plan, style: style)
         nullLine = TextLine(text: Sanitize.visible(plan.nullText), width: measure.width(of: plan.nullText))
         if plan.mode == .list {
@@ -88,6 +96,13 @@ final class PlainRenderer: Renderer {
             listSlots = []
             listLabelBytes = []
         }
+    }
+
+    /// What the row loop needs of each column (`CellSlot`), with what comes before its cell.
+    static func slots(_ columns: [ColumnLayout], gap: Int, bordered: Bool) -> [CellSlot] {
+        var slots = columns.map(CellSlot.init)
+        for k in slots.indices.dropFirst() { slots[k].before = bordered ? -1 : gap }
+        return slots
     }
 
     /// The container's width less a table line's, borders included.
@@ -134,17 +149,17 @@ final class PlainRenderer: Renderer {
         if wrapped { try out.write(Self.normal) }
     }
 
-    private func lineStart() throws(OutputError) {
+    func lineStart() throws(OutputError) {
         if bordered { try out.write(UnsafeBufferPointer(edges.left)) }
     }
 
     /// Between two cells (inlined: it comes between every two cells of a row).
     @inline(__always)
-    private func between() throws(OutputError) {
+    func between() throws(OutputError) {
         if bordered { try out.write(UnsafeBufferPointer(edges.separator)) } else { out.pad(plan.gap) }
     }
 
-    private func lineEnd() throws(OutputError) {
+    func lineEnd() throws(OutputError) {
         if bordered { try out.write(UnsafeBufferPointer(edges.right)) }
         try endLine()
     }
@@ -156,23 +171,30 @@ final class PlainRenderer: Renderer {
         let left: UnsafeMutableBufferPointer<UInt8>
         let separator: UnsafeMutableBufferPointer<UInt8>
         let right: UnsafeMutableBufferPointer<UInt8>
+        /// What ends a line of cells, its right border to its line break (`lineEnd`): the right
+        /// border, the reset (ANSI) and the line feed.
+        let end: UnsafeMutableBufferPointer<UInt8>
 
         init(_ style: TableStyle, ansi: Bool) {
+            func shown(_ text: String) -> String {
+                ansi && !text.isEmpty ? PlainRenderer.dim + text + PlainRenderer.normal : text
+            }
             func bytes(_ text: String) -> UnsafeMutableBufferPointer<UInt8> {
-                let shown = ansi && !text.isEmpty ? PlainRenderer.dim + text + PlainRenderer.normal : text
-                let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: shown.utf8.count)
-                _ = buffer.initialize(from: shown.utf8)
+                let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
+                _ = buffer.initialize(from: text.utf8)
                 return buffer
             }
-            left = bytes(style.left)
-            separator = bytes(style.separator)
-            right = bytes(style.right)
+            left = bytes(shown(style.left))
+            separator = bytes(shown(style.separator))
+            right = bytes(shown(style.right))
+            end = bytes(shown(style.right) + (ansi ? PlainRenderer.reset : "") + "\n")
         }
 
         deinit {
             left.deallocate()
             separator.deallocate()
             right.deallocate()
+            end.deallocate()
         }
     }
 
@@ -282,11 +304,7 @@ final class PlainRenderer: Renderer {
             for k in 0..<slots.count {
                 if k > 0 { try between() }
                 let slot = slots[k]
-                let cell = fields[slot.source]
-                let ascii = DisplayWidth.printableASCIIWidth(cell)
-                if try plainASCIICell(cell, ascii: ascii, in: slot) { continue }
-                if ascii == nil, try commonTextCell(cell, in: slot) { continue }
-                try self.cell(cell, in: slot, padded: !(unpaddedLast && k == slots.count &- 1), ascii: ascii)
+                try anyCell(fields[slot.source], in: slot, padded: !(unpaddedLast && k == slots.count &- 1))
             }
         }
         if striped { out.flushPadding() }

@@ -261,18 +261,37 @@ struct RowIndex {
             let pairs = pairField >= 0 ? Self.number(notes, &at) : 0
             let wide = countCode & 1 != 0
             // Each field's place as written, from the notes alone: a quoted field takes two quotes
-            // more, the one with `""` one more for each.
+            // more (bit `i` of `quoted`, times two), the one with `""` one more for each.
             var quotes = quoted
-            for i in 0..<count {
-                starts[i] = start
-                var length = wide ? Self.number(notes, &at) : Int(notes[at &+ i])
-                if quotes & 1 != 0 { length &+= i == pairField ? 2 &+ pairs : 2 }
-                quotes >>= 1
-                start &+= length
-                ends[i] = start
-                start &+= 1
+            if wide {
+                for i in 0..<count {
+                    starts[i] = start
+                    start &+= Self.number(notes, &at) &+ Int(truncatingIfNeeded: (quotes & 1) << 1)
+                    quotes >>= 1
+                    ends[i] = start
+                    start &+= 1
+                }
+            } else {
+                let lengths = notes + at
+                for i in 0..<count {
+                    starts[i] = start
+                    start &+= Int(lengths[i]) &+ Int(truncatingIfNeeded: (quotes & 1) << 1)
+                    quotes >>= 1
+                    ends[i] = start
+                    start &+= 1
+                }
+                at &+= count
             }
-            if !wide { at &+= count }
+            if pairField >= 0 && pairField < count && (quoted >> UInt64(pairField)) & 1 != 0 {
+                // The quoted field with `""` ends `pairs` bytes further on, every field after it
+                // starts and ends so much further on.
+                ends[pairField] &+= pairs
+                for i in (pairField &+ 1)..<count {
+                    starts[i] &+= pairs
+                    ends[i] &+= pairs
+                }
+                start &+= pairs
+            }
             // The row's bytes, and the one after them (its line break) when there is one.
             let end = start &- 1
             if available <= end {
@@ -282,9 +301,10 @@ struct RowIndex {
             let base = UnsafePointer(stream.storage + stream.pos)
             // The bytes are where the notes say: a delimiter after each field, a line break (or the
             // end of the input) after the last.
-            var misplaced = end < available && base[end] != 0x0A && base[end] != 0x0D
-            for i in 0..<(count &- 1) { misplaced = misplaced || base[ends[i]] != delimiter }
-            guard !misplaced else { throw changed }
+            guard end == available || base[end] == 0x0A || base[end] == 0x0D else { throw changed }
+            var misplaced: UInt8 = 0
+            for i in 0..<(count &- 1) { misplaced |= base[ends[i]] ^ delimiter }
+            guard misplaced == 0 else { throw changed }
             // Quoted fields: `"`, the text, `"`; a `""` in it is read as one `"`.
             while quoted != 0 {
                 let k = quoted.trailingZeroBitCount

@@ -264,6 +264,52 @@ enum TextBytes {
         return a.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) == b.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
     }
 
+    /// Copies `count` ≥ 1 bytes, as `copy` does, and says whether all of them are printable ASCII
+    /// (0x20–0x7E, as `allPrintableASCII`): one pass over the bytes for both, a word at a time
+    /// (shorter runs as `word` loads them). The bytes are copied whatever the answer. The two
+    /// regions must not overlap.
+    @inline(__always)
+    static func copyPrintableASCII(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) -> Bool {
+        if count >= 8 {
+            // A byte with its high bit set, or DEL (+1 sets it), in `high`; one below 0x20
+            // (+0x60 leaves it clear) in `low`. A carry between bytes comes only from a byte
+            // with its high bit set, which `high` has already caught.
+            var high: UInt64 = 0, low: UInt64 = 0
+            var index = 0
+            // Whole words, then the last eight bytes (overlapping the word before).
+            while index &+ 8 < count {
+                let word = source.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                target.storeBytes(of: word, toByteOffset: index, as: UInt64.self)
+                high |= word | (word &+ SWAR.ones)
+                low |= ~(word &+ SWAR.ones &* 0x60)
+                index &+= 8
+            }
+            let word = source.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self)
+            target.storeBytes(of: word, toByteOffset: count &- 8, as: UInt64.self)
+            high |= word | (word &+ SWAR.ones)
+            low |= ~(word &+ SWAR.ones &* 0x60)
+            return (high | low) & SWAR.highBits == 0
+        }
+        let word: UInt64
+        if count >= 4 {
+            let first = source.loadUnaligned(as: UInt32.self), last = source.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self)
+            target.storeBytes(of: first, as: UInt32.self)
+            target.storeBytes(of: last, toByteOffset: count &- 4, as: UInt32.self)
+            word = UInt64(first) | UInt64(last) << 32
+        } else if count >= 2 {
+            let first = source.loadUnaligned(as: UInt16.self), last = source.loadUnaligned(fromByteOffset: count &- 2, as: UInt16.self)
+            target.storeBytes(of: first, as: UInt16.self)
+            target.storeBytes(of: last, toByteOffset: count &- 2, as: UInt16.self)
+            let half = UInt64(first) | UInt64(last) << 16
+            word = half | half << 32
+        } else {
+            let byte = source.load(as: UInt8.self)
+            target.storeBytes(of: byte, as: UInt8.self)
+            word = UInt64(byte) &* SWAR.ones
+        }
+        return allPrintableASCII(word)
+    }
+
     /// Copies `count` bytes; runs of up to 16 bytes (most cells) in two overlapping loads and
     /// stores instead of a call to `memcpy`. The two regions must not overlap.
     @inline(__always)
