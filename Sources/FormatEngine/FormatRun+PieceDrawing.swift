@@ -122,10 +122,11 @@ final class PieceDrawing: @unchecked Sendable {
     /// - Returns: the rows drawn, and the error that stopped reading the piece, if any.
     func drawStraight(_ k: Int, to renderer: any Renderer) throws(OutputError) -> (rows: Int, error: InputError?) {
         renderer.resume(atRow: pieces.rowsBefore[k])
-        let plain = inPlace(renderer)
-        return try eachRow(k) { (row) throws(OutputError) in
-            if let plain { try plain.notedRow(row) } else { try draw(renderer, row) }
+        if let plain = inPlace(renderer) {
+            // Held by the caller for the call: no reference counted on every row.
+            return try eachRow(k) { [unowned(unsafe) plain] (row) throws(OutputError) in try plain.notedRow(row) }
         }
+        return try eachRow(k) { (row) throws(OutputError) in try draw(renderer, row) }
     }
 
     /// `renderer`, when it draws the rows itself, in place where it can (`PlainRenderer.notedRow`),
@@ -140,13 +141,20 @@ final class PieceDrawing: @unchecked Sendable {
         let cutsBefore = mine.renderer.cutCells
         mine.sink.full = false
         let sink = mine.sink
-        let plain = inPlace(mine.renderer)
         var read: (rows: Int, error: InputError?) = (0, nil)
         do {
-            read = try eachRow(k) { (row) throws(OutputError) in
-                if let plain { try plain.notedRow(row) } else { try draw(mine.renderer, row) }
-                // Past the cap the rest of the piece is not drawn here.
-                if sink.full { throw .closed }
+            if let plain = inPlace(mine.renderer) {
+                // Held by `mine` for the call: no reference counted on every row.
+                read = try eachRow(k) { [unowned(unsafe) plain] (row) throws(OutputError) in
+                    try plain.notedRow(row)
+                    if sink.full { throw .closed }
+                }
+            } else {
+                read = try eachRow(k) { (row) throws(OutputError) in
+                    try draw(mine.renderer, row)
+                    // Past the cap the rest of the piece is not drawn here.
+                    if sink.full { throw .closed }
+                }
             }
         } catch {
             // `.closed`: the piece outgrew the cap (memory cannot fail otherwise). What the

@@ -15,7 +15,8 @@ extension PlainRenderer {
         }
         rowsDrawn &+= 1
         rowOverflow = 0
-        let edges = edges
+        // Held by the renderer: no reference counted on every row.
+        unowned(unsafe) let edges = edges
         var cursor = out.cursor()
         if bordered {
             if cursor.room >= edges.left.count {
@@ -27,9 +28,7 @@ extension PlainRenderer {
             }
         }
         let row = (base: fields.base, starts: starts, ends: fields.ends)
-        cursor = try slots.withUnsafeBufferPointer { (slots) throws(OutputError) in
-            try cells(row, slots: slots, from: cursor)
-        }
+        cursor = try cells(row, slots: UnsafeBufferPointer(rowSlots), from: cursor)
         // The line's end: the padding after the last cell dropped (kept before a right border).
         let end = edges.end
         if !bordered { cursor.pending = 0 }

@@ -26,12 +26,17 @@ final class PlainRenderer: Renderer {
         didSet {
             slots = Self.slots(columns, gap: plan.gap, bordered: bordered)
             fieldsNeeded = (columns.map(\.source).max() ?? -1) + 1
+            rowSlots.deallocate()
+            rowSlots = Self.copy(slots)
             slack = Self.slack(columns, plan: plan, style: style)
         }
     }
     var slots: [CellSlot]
     /// The fields a row must have for every column's cell (its largest `source`, + 1).
     var fieldsNeeded: Int
+    /// `slots` in memory of the renderer's own, for the row loop that draws in place (no
+    /// reference to count on every row).
+    private(set) var rowSlots: UnsafeMutableBufferPointer<CellSlot>
     /// Columns between a table line and the container's edge (nil: no width limit).
     var slack: Int?
     /// Columns the current row's numbers took beyond their columns (C7: a number is never cut
@@ -76,6 +81,7 @@ final class PlainRenderer: Renderer {
         self.columns = plan.columns
         self.slots = Self.slots(plan.columns, gap: plan.gap, bordered: bordered)
         fieldsNeeded = (plan.columns.map(\.source).max() ?? -1) + 1
+        rowSlots = Self.copy(slots)
         self.slack = Self.slack(plan.columns, plan: plan, style: style)
         nullLine = TextLine(text: Sanitize.visible(plan.nullText), width: measure.width(of: plan.nullText))
         if plan.mode == .list {
@@ -98,12 +104,7 @@ final class PlainRenderer: Renderer {
         }
     }
 
-    /// What the row loop needs of each column (`CellSlot`), with what comes before its cell.
-    static func slots(_ columns: [ColumnLayout], gap: Int, bordered: Bool) -> [CellSlot] {
-        var slots = columns.map(CellSlot.init)
-        for k in slots.indices.dropFirst() { slots[k].before = bordered ? -1 : gap }
-        return slots
-    }
+    deinit { rowSlots.deallocate() }
 
     /// The container's width less a table line's, borders included.
     static func slack(_ columns: [ColumnLayout], plan: LayoutPlan, style: TableStyle) -> Int? {
@@ -162,40 +163,6 @@ final class PlainRenderer: Renderer {
     func lineEnd() throws(OutputError) {
         if bordered { try out.write(UnsafeBufferPointer(edges.right)) }
         try endLine()
-    }
-
-    /// A bordered style's left border, column separator and right border as `styled(_, dim)`
-    /// writes them, as bytes made once: they are written on every line, the separator between
-    /// every two cells.
-    final class Edges {
-        let left: UnsafeMutableBufferPointer<UInt8>
-        let separator: UnsafeMutableBufferPointer<UInt8>
-        let right: UnsafeMutableBufferPointer<UInt8>
-        /// What ends a line of cells, its right border to its line break (`lineEnd`): the right
-        /// border, the reset (ANSI) and the line feed.
-        let end: UnsafeMutableBufferPointer<UInt8>
-
-        init(_ style: TableStyle, ansi: Bool) {
-            func shown(_ text: String) -> String {
-                ansi && !text.isEmpty ? PlainRenderer.dim + text + PlainRenderer.normal : text
-            }
-            func bytes(_ text: String) -> UnsafeMutableBufferPointer<UInt8> {
-                let buffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: text.utf8.count)
-                _ = buffer.initialize(from: text.utf8)
-                return buffer
-            }
-            left = bytes(shown(style.left))
-            separator = bytes(shown(style.separator))
-            right = bytes(shown(style.right))
-            end = bytes(shown(style.right) + (ansi ? PlainRenderer.reset : "") + "\n")
-        }
-
-        deinit {
-            left.deallocate()
-            separator.deallocate()
-            right.deallocate()
-            end.deallocate()
-        }
     }
 
     /// A border line of a boxed table.

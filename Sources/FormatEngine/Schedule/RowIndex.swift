@@ -196,6 +196,8 @@ struct RowIndex {
     /// Reads one drawing piece's rows from the stream by their notes.
     struct Reader {
         let notes: ByteArray
+        /// Where `notes`' bytes are (`notes` holds them; they do not change while it is read).
+        private let noteBytes: UnsafePointer<UInt8>
         let to: Int
         let dialect: Dialect
         let sourceName: String
@@ -217,6 +219,7 @@ struct RowIndex {
         init?(_ slice: Slice, dialect: Dialect, sourceName: String, columns: Int) {
             guard let (notes, from, to) = slice.bytes() else { return nil }
             self.notes = notes
+            noteBytes = notes.unsafeBase
             self.to = to
             self.dialect = dialect
             self.sourceName = sourceName
@@ -236,10 +239,7 @@ struct RowIndex {
         ///   saw them.
         mutating func next(from stream: InputStream) throws(InputError) -> Step {
             guard at < to else { return .end }
-            return try notes.withUnsafeBufferPointer { (notes) throws(InputError) -> Step in
-                let notes = notes.baseAddress.unsafelyUnwrapped
-                return try columnMap == nil ? next(from: stream, notes: notes) : nextJSON(from: stream, notes: notes)
-            }
+            return try columnMap == nil ? next(from: stream, notes: noteBytes) : nextJSON(from: stream, notes: noteBytes)
         }
 
         private mutating func next(from stream: InputStream, notes: UnsafePointer<UInt8>) throws(InputError) -> Step {
@@ -342,6 +342,7 @@ struct RowIndex {
             try stream.peek(atLeast: count).count
         }
 
+        @inline(never)  // made once a run at most: kept out of the row loops
         static func changed(_ sourceName: String) -> InputError { .fileChanged("modified", source: sourceName) }
 
         /// Reads each `""` in `bytes[from..<to]` (quoted text) as one `"`, in place.
