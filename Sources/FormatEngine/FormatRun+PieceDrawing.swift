@@ -122,11 +122,7 @@ final class PieceDrawing: @unchecked Sendable {
     /// - Returns: the rows drawn, and the error that stopped reading the piece, if any.
     func drawStraight(_ k: Int, to renderer: any Renderer) throws(OutputError) -> (rows: Int, error: InputError?) {
         renderer.resume(atRow: pieces.rowsBefore[k])
-        if let plain = inPlace(renderer) {
-            // Held by the caller for the call: no reference counted on every row.
-            return try eachRow(k) { [unowned(unsafe) plain] (row) throws(OutputError) in try plain.notedRow(row) }
-        }
-        return try eachRow(k) { (row) throws(OutputError) in try draw(renderer, row) }
+        return try eachRow(k, inPlace: inPlace(renderer)) { (row) throws(OutputError) in try draw(renderer, row) }
     }
 
     /// `renderer`, when it draws the rows itself, in place where it can (`PlainRenderer.notedRow`),
@@ -143,18 +139,10 @@ final class PieceDrawing: @unchecked Sendable {
         let sink = mine.sink
         var read: (rows: Int, error: InputError?) = (0, nil)
         do {
-            if let plain = inPlace(mine.renderer) {
-                // Held by `mine` for the call: no reference counted on every row.
-                read = try eachRow(k) { [unowned(unsafe) plain] (row) throws(OutputError) in
-                    try plain.notedRow(row)
-                    if sink.full { throw .closed }
-                }
-            } else {
-                read = try eachRow(k) { (row) throws(OutputError) in
-                    try draw(mine.renderer, row)
-                    // Past the cap the rest of the piece is not drawn here.
-                    if sink.full { throw .closed }
-                }
+            read = try eachRow(k, inPlace: inPlace(mine.renderer), stop: { sink.full }) { (row) throws(OutputError) in
+                try draw(mine.renderer, row)
+                // Past the cap the rest of the piece is not drawn here.
+                if sink.full { throw .closed }
             }
         } catch {
             // `.closed`: the piece outgrew the cap (memory cannot fail otherwise). What the
@@ -170,8 +158,9 @@ final class PieceDrawing: @unchecked Sendable {
     }
 
     /// Hands each row of piece `k` to `body` (`PieceRows.eachRow`), noting how many the notes gave.
-    private func eachRow(_ k: Int, _ body: (Fields) throws(OutputError) -> Void) throws(OutputError) -> (rows: Int, error: InputError?) {
-        let read = try PieceRows(pieces: pieces, like: like, name: name).eachRow(k, body)
+    private func eachRow(_ k: Int, inPlace plain: PlainRenderer?, stop: () -> Bool = { false },
+                         _ body: (Fields) throws(OutputError) -> Void) throws(OutputError) -> (rows: Int, error: InputError?) {
+        let read = try PieceRows(pieces: pieces, like: like, name: name).eachRow(k, inPlace: plain, stop: stop, body)
         rowsByNotes.withLock { $0[k] = read.byNotes }
         return (read.rows, read.error)
     }

@@ -7,8 +7,11 @@ struct PieceRows {
 
     /// Reads piece `k` (its rows, as many as the first pass counted) and hands each to `body`: by
     /// the first pass's notes where it has them (each row's fields in place, without the reader;
-    /// a row the notes leave to it, by the reader), else by the reader.
-    func eachRow(_ k: Int, _ body: (Fields) throws(OutputError) -> Void) throws(OutputError) -> (rows: Int, error: InputError?, byNotes: Int) {
+    /// a row the notes leave to it, by the reader), else by the reader. With `plain`, the rows the
+    /// notes give are drawn by it in place (`PlainRenderer.notedRow`) instead, and after each
+    /// `stop` ends the piece with `.closed` when it says so.
+    func eachRow(_ k: Int, inPlace plain: PlainRenderer? = nil, stop: () -> Bool = { false },
+                 _ body: (Fields) throws(OutputError) -> Void) throws(OutputError) -> (rows: Int, error: InputError?, byNotes: Int) {
         let expected = pieces.rowsBefore[k + 1] - pieces.rowsBefore[k]
         var rows = 0
         var piece: TableInput
@@ -22,6 +25,8 @@ struct PieceRows {
             RowIndex.Reader($0, dialect: piece.choice.dialect ?? .csv(), sourceName: name, columns: piece.columns.count)
         }
         var byNotes = 0
+        // Held by the caller: no reference counted on every row.
+        let inPlace = plain.map { Unmanaged.passUnretained($0) }
         rowsLoop: while rows < expected {
             var step = RowIndex.Step.readAgain
             do throws(InputError) {
@@ -40,7 +45,12 @@ struct PieceRows {
             }
             if case .fields(let fields) = step {
                 byNotes += 1
-                try body(fields)
+                if let inPlace {
+                    if let failure = inPlace._withUnsafeGuaranteedRef({ $0.drawNoted(fields) }) { throw failure }
+                    if stop() { throw .closed }
+                } else {
+                    try body(fields)
+                }
             } else {
                 try record.withFields(body)
             }

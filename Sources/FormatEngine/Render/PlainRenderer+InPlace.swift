@@ -33,11 +33,27 @@ extension PlainRenderer {
         let end = edges.end
         if !bordered { cursor.pending = 0 }
         if cursor.room >= cursor.pending &+ end.count {
-            cursor.write(UnsafeBufferPointer(end))
+            if end.count == 1 && cursor.pending == 0 {  // the line feed alone
+                cursor.at.pointee = 0x0A
+                cursor.at += 1
+            } else {
+                cursor.write(UnsafeBufferPointer(end))
+            }
             out.commitLine(cursor)
         } else {
             out.commit(cursor)
             try lineEnd()
+        }
+    }
+
+    /// `notedRow`, its error returned rather than thrown (for a caller that holds the renderer
+    /// unretained, `Unmanaged`).
+    func drawNoted(_ fields: Fields) -> OutputError? {
+        do {
+            try notedRow(fields)
+            return nil
+        } catch {
+            return error
         }
     }
 

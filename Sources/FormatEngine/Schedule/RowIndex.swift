@@ -263,6 +263,7 @@ struct RowIndex {
             // Each field's place as written, from the notes alone: a quoted field takes two quotes
             // more (bit `i` of `quoted`, times two), the one with `""` one more for each.
             var quotes = quoted
+            var checked = false  // the delimiters
             if wide {
                 for i in 0..<count {
                     starts[i] = start
@@ -271,6 +272,27 @@ struct RowIndex {
                     ends[i] = start
                     start &+= 1
                 }
+            } else if pairField < 0 && available > start &+ count &* 258 {
+                // The row's bytes are surely in the buffer (a field is at most 254 bytes, two
+                // quotes and a delimiter): each field's delimiter checked as its place is found.
+                let lengths = notes + at
+                let base = UnsafePointer(stream.storage + stream.pos)
+                var misplaced: UInt8 = 0
+                for i in 0..<(count &- 1) {
+                    starts[i] = start
+                    start &+= Int(lengths[i]) &+ Int(truncatingIfNeeded: (quotes & 1) << 1)
+                    quotes >>= 1
+                    ends[i] = start
+                    misplaced |= base[start] ^ delimiter
+                    start &+= 1
+                }
+                guard misplaced == 0 else { throw changed }
+                starts[count &- 1] = start
+                start &+= Int(lengths[count &- 1]) &+ Int(truncatingIfNeeded: (quotes & 1) << 1)
+                ends[count &- 1] = start
+                start &+= 1
+                at &+= count
+                checked = true
             } else {
                 let lengths = notes + at
                 for i in 0..<count {
@@ -302,9 +324,11 @@ struct RowIndex {
             // The bytes are where the notes say: a delimiter after each field, a line break (or the
             // end of the input) after the last.
             guard end == available || base[end] == 0x0A || base[end] == 0x0D else { throw changed }
-            var misplaced: UInt8 = 0
-            for i in 0..<(count &- 1) { misplaced |= base[ends[i]] ^ delimiter }
-            guard misplaced == 0 else { throw changed }
+            if !checked {
+                var misplaced: UInt8 = 0
+                for i in 0..<(count &- 1) { misplaced |= base[ends[i]] ^ delimiter }
+                guard misplaced == 0 else { throw changed }
+            }
             // Quoted fields: `"`, the text, `"`; a `""` in it is read as one `"`.
             while quoted != 0 {
                 let k = quoted.trailingZeroBitCount
@@ -351,6 +375,16 @@ struct RowIndex {
             var read = from
             var write = from
             while read < to {
+                // Eight bytes without a quote at a time: each word stored where the text goes, at
+                // or before where it was read (over no byte not yet read).
+                while read &+ 8 <= to {
+                    let word = UnsafeRawPointer(bytes + read).loadUnaligned(as: UInt64.self)
+                    if SWAR.matches(word, SWAR.quote) != 0 { break }
+                    UnsafeMutableRawPointer(bytes + write).storeBytes(of: word, as: UInt64.self)
+                    read &+= 8
+                    write &+= 8
+                }
+                guard read < to else { break }
                 let byte = bytes[read]
                 bytes[write] = byte
                 write &+= 1
