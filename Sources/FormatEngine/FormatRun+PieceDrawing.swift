@@ -139,7 +139,7 @@ final class PieceDrawing: @unchecked Sendable {
         let sink = mine.sink
         var read: (rows: Int, error: InputError?) = (0, nil)
         do {
-            read = try eachRow(k, inPlace: inPlace(mine.renderer), stop: { sink.full }) { (row) throws(OutputError) in
+            read = try eachRow(k, inPlace: inPlace(mine.renderer), full: sink) { (row) throws(OutputError) in
                 try draw(mine.renderer, row)
                 // Past the cap the rest of the piece is not drawn here.
                 if sink.full { throw .closed }
@@ -158,9 +158,9 @@ final class PieceDrawing: @unchecked Sendable {
     }
 
     /// Hands each row of piece `k` to `body` (`PieceRows.eachRow`), noting how many the notes gave.
-    private func eachRow(_ k: Int, inPlace plain: PlainRenderer?, stop: () -> Bool = { false },
+    private func eachRow(_ k: Int, inPlace plain: PlainRenderer?, full: OverflowSink? = nil,
                          _ body: (Fields) throws(OutputError) -> Void) throws(OutputError) -> (rows: Int, error: InputError?) {
-        let read = try PieceRows(pieces: pieces, like: like, name: name).eachRow(k, inPlace: plain, stop: stop, body)
+        let read = try PieceRows(pieces: pieces, like: like, name: name).eachRow(k, inPlace: plain, full: full, body)
         rowsByNotes.withLock { $0[k] = read.byNotes }
         return (read.rows, read.error)
     }

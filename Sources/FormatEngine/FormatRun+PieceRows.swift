@@ -8,9 +8,9 @@ struct PieceRows {
     /// Reads piece `k` (its rows, as many as the first pass counted) and hands each to `body`: by
     /// the first pass's notes where it has them (each row's fields in place, without the reader;
     /// a row the notes leave to it, by the reader), else by the reader. With `plain`, the rows the
-    /// notes give are drawn by it in place (`PlainRenderer.notedRow`) instead, and after each
-    /// `stop` ends the piece with `.closed` when it says so.
-    func eachRow(_ k: Int, inPlace plain: PlainRenderer? = nil, stop: () -> Bool = { false },
+    /// notes give are drawn by it in place (`PlainRenderer.notedRow`) instead, and after each the
+    /// piece ends with `.closed` once `full` has been written to (a piece drawn ahead past its cap).
+    func eachRow(_ k: Int, inPlace plain: PlainRenderer? = nil, full: PieceDrawing.OverflowSink? = nil,
                  _ body: (Fields) throws(OutputError) -> Void) throws(OutputError) -> (rows: Int, error: InputError?, byNotes: Int) {
         let expected = pieces.rowsBefore[k + 1] - pieces.rowsBefore[k]
         var rows = 0
@@ -47,7 +47,7 @@ struct PieceRows {
                 byNotes += 1
                 if let inPlace {
                     if let failure = inPlace._withUnsafeGuaranteedRef({ $0.drawNoted(fields) }) { throw failure }
-                    if stop() { throw .closed }
+                    if let full, full.full { throw .closed }
                 } else {
                     try body(fields)
                 }

@@ -165,7 +165,7 @@ extension PlainRenderer {
     /// right-aligned when a part is wider than the column's. It has no unit to take out (a `%`
     /// stays, C3). False, nothing written, for any other cell and for a number wider than its
     /// column (C7, `takeOverflow`).
-    @inline(never)
+    @inline(__always)
     private func numberInPlace(_ c: UnsafePointer<UInt8>, _ n: Int, in slot: UnsafePointer<CellSlot>, _ cursor: inout OutputBuffer.Cursor) -> Bool {
         var i = c[0] == UInt8(ascii: "-") ? 1 : 0
         let digitsStart = i

@@ -272,25 +272,30 @@ struct RowIndex {
                     ends[i] = start
                     start &+= 1
                 }
-            } else if pairField < 0 && available > start &+ count &* 258 {
+            } else if pairField < 0 && (quoting || quoted == 0) && available > start &+ count &* 258 {
                 // The row's bytes are surely in the buffer (a field is at most 254 bytes, two
-                // quotes and a delimiter): each field's delimiter checked as its place is found.
+                // quotes and a delimiter): each field's delimiter and quotes checked as its place
+                // is found, its text inside the quotes.
                 let lengths = notes + at
                 let base = UnsafePointer(stream.storage + stream.pos)
                 var misplaced: UInt8 = 0
-                for i in 0..<(count &- 1) {
-                    starts[i] = start
-                    start &+= Int(lengths[i]) &+ Int(truncatingIfNeeded: (quotes & 1) << 1)
+                for i in 0..<count {
+                    let length = Int(lengths[i])
+                    if quotes & 1 != 0 {
+                        misplaced |= (base[start] ^ 0x22) | (base[start &+ length &+ 1] ^ 0x22)
+                        starts[i] = start &+ 1
+                        ends[i] = start &+ 1 &+ length
+                        start &+= length &+ 2
+                    } else {
+                        starts[i] = start
+                        start &+= length
+                        ends[i] = start
+                    }
                     quotes >>= 1
-                    ends[i] = start
-                    misplaced |= base[start] ^ delimiter
+                    if i &+ 1 < count { misplaced |= base[start] ^ delimiter }
                     start &+= 1
                 }
                 guard misplaced == 0 else { throw changed }
-                starts[count &- 1] = start
-                start &+= Int(lengths[count &- 1]) &+ Int(truncatingIfNeeded: (quotes & 1) << 1)
-                ends[count &- 1] = start
-                start &+= 1
                 at &+= count
                 checked = true
             } else {
@@ -330,7 +335,7 @@ struct RowIndex {
                 guard misplaced == 0 else { throw changed }
             }
             // Quoted fields: `"`, the text, `"`; a `""` in it is read as one `"`.
-            while quoted != 0 {
+            while quoted != 0 && !checked {
                 let k = quoted.trailingZeroBitCount
                 quoted &= quoted &- 1
                 guard quoting, ends[k] &- starts[k] >= 2, base[starts[k]] == 0x22, base[ends[k] &- 1] == 0x22 else { throw changed }
