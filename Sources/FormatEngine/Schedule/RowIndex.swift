@@ -110,21 +110,16 @@ struct RowIndex {
         let count = fields.count
         guard count > 0 else { return false }
         let ends = fields.ends
-        if let starts = fields.starts {
-            var decoded = 0
-            for i in 0..<count { decoded &+= ends[i] &- starts[i] }
-            return noteFields(count: count, decoded: decoded, shape, lead: lead) { ends[$0] &- starts[$0] }
-        }
+        if let starts = fields.starts { return noteFields(count: count, shape, lead: lead) { ends[$0] &- starts[$0] } }
         // A record's fields follow one another.
-        return noteFields(count: count, decoded: ends[count &- 1], shape, lead: lead) { ends[$0] &- ($0 == 0 ? 0 : ends[$0 &- 1]) }
+        return noteFields(count: count, shape, lead: lead) { ends[$0] &- ($0 == 0 ? 0 : ends[$0 &- 1]) }
     }
 
-    /// `noteFields` for `count` fields of `decoded` bytes in all, field `i` `length(i)` long.
+    /// `noteFields` for `count` fields, field `i` `length(i)` bytes long as read.
     @inline(__always)
-    private mutating func noteFields(count: Int, decoded: Int, _ shape: Shape, lead: Int, length: (Int) -> Int) -> Bool {
+    private mutating func noteFields(count: Int, _ shape: Shape, lead: Int, length: (Int) -> Int) -> Bool {
         let quoted = shape.quoted, pairField = shape.pairField, pairs = shape.pairs
-        let written = decoded &+ 2 &* quoted.nonzeroBitCount &+ pairs &+ count &- 1
-        guard shape.rawStart &+ written == shape.rawEnd else { return false }
+        let rawLength = shape.rawEnd &- shape.rawStart &- 2 &* quoted.nonzeroBitCount &- pairs &- (count &- 1)
         // At most ten bytes a number.
         return bytes.append(atMost: 10 &* (count &+ 6)) { out -> Int? in
             var n = Self.put(lead, at: out)
@@ -138,13 +133,16 @@ struct RowIndex {
                 n &+= Self.put(pairField.trailingZeroBitCount &+ 1, at: out + n)
                 n &+= Self.put(pairs, at: out + n)
             }
-            // A byte each, while every length is below 255.
+            // A byte each, while every length is below 255; the fields as read must fill the row.
             var widest = 0
+            var decoded = 0
             for i in 0..<count {
                 let field = length(i)
                 out[n &+ i] = UInt8(truncatingIfNeeded: field)
                 widest |= field
+                decoded &+= field
             }
+            guard decoded == rawLength else { return nil }
             if widest < 255 { return n &+ count }
             // Again as LEB128 numbers, the count marked.
             out[countAt] |= 1

@@ -153,6 +153,24 @@ struct InPlaceSizingTests {
         }
     }
 
+    @Test("C1: a plain date is four digits, - or /, two digits, the same separator, two digits, and nothing else")
+    func plainDates() {
+        var rng = SplitMix64(seed: 10)
+        let alphabet: [UInt8] = Array("0123456789-/.: a".utf8) + [0x3A, 0x2F, 0x40, 0x7F, 0xC3, 0x2D + 0x80]
+        func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+        for trial in 0..<50_000 {
+            // A date with a byte or two changed, or random bytes.
+            var bytes = Array("2024-02-27".utf8)
+            if trial % 4 == 0 { bytes = Array("1999/12/31".utf8) }
+            for _ in 0..<rng.below(3) { bytes[rng.below(10)] = alphabet[rng.below(alphabet.count)] }
+            if trial % 5 == 0 { bytes = (0..<(8 + rng.below(4))).map { _ in alphabet[rng.below(alphabet.count)] } }
+            let expected = bytes.count == 10 && (bytes[4] == 0x2D || bytes[4] == 0x2F) && bytes[7] == bytes[4]
+                && [0, 1, 2, 3, 5, 6, 8, 9].allSatisfy { isDigit(bytes[$0]) }
+            let found = bytes.withUnsafeBufferPointer { CellKind.isPlainDate($0) }
+            #expect(found == expected, "\(bytes)")
+        }
+    }
+
     @Test("C1: a boolean is true, false, yes or no in any case, and nothing else")
     func booleans() {
         var rng = SplitMix64(seed: 4)
