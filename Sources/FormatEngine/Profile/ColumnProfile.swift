@@ -99,8 +99,10 @@ struct ColumnProfile: Sendable, Equatable {
 
 /// Looks at each row of the sizing window once and keeps a profile per column (C1, C3, W2).
 struct ColumnProfiler {
-    private(set) var profiles: [ColumnProfile] = []
-    private(set) var rows = 0
+    /// One a column (set by `add(_:in:)` too, for a batch).
+    var profiles: [ColumnProfile] = []
+    /// Rows taken in (set by `add(_:in:)` too, for a batch).
+    var rows = 0
     let measure: DisplayWidth
     /// Whether to measure the longest word of each cell (only wrapping needs it).
     let trackWords: Bool

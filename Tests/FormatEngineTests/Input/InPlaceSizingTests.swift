@@ -65,9 +65,12 @@ struct InPlaceSizingTests {
     }
 
     /// Sizes the rows after the header of `bytes` as a piece of it, `inPlace` or every row into a
-    /// record; the source hands out `chunk` bytes a read. Returns the result and the rows taken
-    /// in place.
-    static func size(_ bytes: [UInt8], delimiter: UInt8, chunk: Int, maxRowSize: Int, trackWords: Bool, inPlace: Bool) throws -> (Sized, Int) {
+    /// record; the source hands out `chunk` bytes a read. Rows in place whose fields are the
+    /// columns are sized in batches of `batchFields` fields a column at a time (`SizingBatch`),
+    /// each batch sized before the reader reads the stream again, as `PieceSizing` does. Returns
+    /// the result and the rows taken in place.
+    static func size(_ bytes: [UInt8], delimiter: UInt8, chunk: Int, maxRowSize: Int, trackWords: Bool, inPlace: Bool,
+                     batchFields: Int = 4096) throws -> (Sized, Int) {
         var options = InputOptions()
         options.inputFormat = delimiter == 0x09 ? .tsv : .csv
         options.delimiter = delimiter
@@ -79,6 +82,7 @@ struct InPlaceSizingTests {
         var index = RowIndex()
         var record = Record()
         var row = InPlaceRow()
+        var batch = SizingBatch(columns: piece.columns.count, fields: batchFields)
         var sized = Sized()
         var taken = 0
         do {
@@ -88,16 +92,22 @@ struct InPlaceSizingTests {
                     fields = row.fields(in: piece.stream.storage)
                     sized.lines.append(row.line)
                     taken += 1
-                } else if try piece.next(into: &record, noting: &index) {
+                } else {
+                    if batch.rows > 0 { profiler.add(&batch, in: piece.stream.storage) }
+                    guard try piece.next(into: &record, noting: &index) else { break }
                     fields = record.unsafeFields
                     sized.lines.append(record.line)
-                } else {
-                    break
                 }
                 sized.rows.append((0..<fields.count).map { String(decoding: fields[$0], as: UTF8.self) })
                 sized.offsets.append(piece.stream.offset)
-                profiler.sync(columns: piece.columns)
-                profiler.add(fields)
+                if fields.starts != nil && fields.count == batch.columns && profiler.profiles.count == batch.columns {
+                    batch.append(fields)
+                    if batch.isFull { profiler.add(&batch, in: piece.stream.storage) }
+                } else {
+                    if batch.rows > 0 { profiler.add(&batch, in: piece.stream.storage) }
+                    profiler.sync(columns: piece.columns)
+                    profiler.add(fields)
+                }
             }
         } catch {
             sized.error = "\(error)"
@@ -121,7 +131,8 @@ struct InPlaceSizingTests {
             // Now and then a row limit that some rows pass (E5).
             let maxRowSize = trial % 5 == 4 ? 1500 : 1 << 20
             let (expected, _) = try Self.size(bytes, delimiter: delimiter, chunk: chunk, maxRowSize: maxRowSize, trackWords: trackWords, inPlace: false)
-            let (got, inPlace) = try Self.size(bytes, delimiter: delimiter, chunk: chunk, maxRowSize: maxRowSize, trackWords: trackWords, inPlace: true)
+            let (got, inPlace) = try Self.size(bytes, delimiter: delimiter, chunk: chunk, maxRowSize: maxRowSize, trackWords: trackWords, inPlace: true,
+                                               batchFields: [1, 10, 25, 4096][trial % 4])
             #expect(got == expected, "\(String(decoding: bytes, as: UTF8.self).debugDescription) chunk \(chunk)")
             taken += inPlace
             declined += expected.rows.count - inPlace
