@@ -62,6 +62,13 @@ extension ColumnProfiler {
                 // A column settled as text takes the shorter `noteWidest` for all its cells.
                 if columns[c].settledText && !trackWords {
                     for r in 0..<rowCount { columns[c].noteWidest(batch.cell(r, c, in: buffer), measure: measure) }
+                } else if columns[c].values > 0 && !columns[c].every.isDisjoint(with: [.date, .boolean]) {
+                    // Dates or booleans so far: tried first (`note` tries a number first, which
+                    // such a column refuses without a change).
+                    for r in 0..<rowCount {
+                        let cell = batch.cell(r, c, in: buffer)
+                        if !columns[c].noteDateOrBoolean(cell, trackWords: trackWords) { columns[c].note(cell, measure: measure, trackWords: trackWords) }
+                    }
                 } else {
                     for r in 0..<rowCount { columns[c].note(batch.cell(r, c, in: buffer), measure: measure, trackWords: trackWords) }
                 }
