@@ -267,12 +267,34 @@ final class PieceSizing: @unchecked Sendable {
         var nextCheckpoint = Int64(checkpointEvery)
         var index = RowIndex()
         var tally = grouping.map { GroupTally(index: $0.index, cellCap: $0.cellCap) }
+        // Rows are sized in place in the stream's buffer where the reader can (CSV, TSV), a batch
+        // of them a column at a time; else read into `record`. (Both live on through the loop, so
+        // their fields stay valid; the batch's until the reader next reads the stream.)
+        var row = InPlaceRow()
+        var batch = SizingBatch(columns: piece.columns.count)
         do {
-            while try piece.next(into: &record, noting: &index) {
-                profiler.sync(columns: piece.columns)
-                profiler.add(record)
+            while true {
+                let fields: Fields
+                if piece.nextInPlace(into: &row, noting: &index) {
+                    fields = row.fields(in: piece.stream.storage)
+                    if fields.count == batch.columns && profiler.profiles.count == batch.columns {
+                        batch.append(fields)
+                        if batch.isFull { profiler.add(&batch, in: piece.stream.storage) }
+                    } else {
+                        if batch.rows > 0 { profiler.add(&batch, in: piece.stream.storage) }
+                        if profiler.profiles.count != piece.columns.count { profiler.sync(columns: piece.columns) }
+                        profiler.add(fields)
+                    }
+                } else {
+                    // The reader may move the stream's bytes: the batch is sized first.
+                    if batch.rows > 0 { profiler.add(&batch, in: piece.stream.storage) }
+                    guard try piece.next(into: &record, noting: &index) else { break }
+                    fields = record.unsafeFields
+                    if profiler.profiles.count != piece.columns.count { profiler.sync(columns: piece.columns) }
+                    profiler.add(fields)
+                }
                 rows += 1
-                if record.withFields({ tally?.add($0) }) == false { return .failed }  // too many groups
+                if tally?.add(fields) == false { return .failed }  // too many groups
                 let at = Int64(piece.stream.offset)
                 // A row starts here, unless a CR's LF is still to be read.
                 if at >= nextCheckpoint && at < length && !piece.endsAfterCR {

@@ -72,8 +72,8 @@ struct CSVReader {
     var maxRowBytes = Int.max
 
     /// Where the record just read lies in the stream and how its fields are written, for the
-    /// sizing pass to note a file's rows (`RowIndex`).
-    private(set) var shape = RowIndex.Shape()
+    /// sizing pass to note a file's rows (`RowIndex`). (Set by `readInPlace` too.)
+    var shape = RowIndex.Shape()
 
     init(stream: InputStream, dialect: Dialect, sourceName: String = "<stdin>") {
         self.stream = stream
@@ -147,15 +147,15 @@ struct CSVReader {
         shape = RowIndex.Shape(rawStart: stream.offset)
     }
 
-    /// Notes that the field being built is quoted.
+    /// Notes that field `index` (the one being built) is quoted.
     @inline(__always)
-    private mutating func noteQuoted(_ record: Record) {
-        if record.count < 64 { shape.quoted |= 1 << UInt64(record.count) } else { shape.irregular = true }
+    static func noteQuoted(_ index: Int, in shape: inout RowIndex.Shape) {
+        if index < 64 { shape.quoted |= 1 << UInt64(index) } else { shape.irregular = true }
     }
 
-    /// Notes a `""` in the quoted field being built.
-    private mutating func notePair(_ record: Record) {
-        let field: UInt64 = record.count < 64 ? 1 << UInt64(record.count) : 0
+    /// Notes a `""` in quoted field `index` (the one being built).
+    static func notePair(_ index: Int, in shape: inout RowIndex.Shape) {
+        let field: UInt64 = index < 64 ? 1 << UInt64(index) : 0
         if field == 0 || (shape.pairField != 0 && shape.pairField != field) { shape.irregular = true }
         shape.pairField = field
         shape.pairs &+= 1
@@ -186,7 +186,7 @@ struct CSVReader {
                 if buffer[p] == 0x22 && dialect.quoting {
                     quoteStart = SourcePosition(line: line, column: stream.base(of: p) - lineStart + 1)
                     recordQuoted = true
-                    noteQuoted(record)
+                    Self.noteQuoted(record.count, in: &shape)
                     state = .quoted
                     p &+= 1
                 } else {
@@ -301,7 +301,7 @@ struct CSVReader {
                 }
             case .quoteInQuoted:
                 if buffer[p] == 0x22 {
-                    notePair(record)
+                    Self.notePair(record.count, in: &shape)
                     record.bytes.appendAssumingUnique(0x22)
                     p &+= 1
                     state = .quoted
@@ -327,7 +327,7 @@ struct CSVReader {
         SWAR.skip(buffer, &close, end, to: SWAR.quote, below: SWAR.belowLineBreaks, stops: quotedStops) { _ in 0 }
         guard close &+ 1 < end, buffer[close] == 0x22, buffer[close &+ 1] == dialect.delimiter else { return false }
         if close > p &+ 1 { record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + (p &+ 1), count: close &- p &- 1)) }
-        noteQuoted(record)
+        Self.noteQuoted(record.count, in: &shape)
         record.endFieldAssumingUnique()
         recordQuoted = true
         p = close &+ 2

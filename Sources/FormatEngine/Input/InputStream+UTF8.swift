@@ -12,8 +12,13 @@ extension InputStream {
         let limit = filled
         let storage = storage  // a local: the loop reads no class property
         while i < limit {
-            // Fast path: eight ASCII bytes at a time, again after every multibyte sequence, and
-            // straight to the first byte of a word that is not ASCII.
+            // Fast path: sixteen ASCII bytes at a time, then eight, again after every multibyte
+            // sequence, and straight to the first byte of a word that is not ASCII.
+            while i &+ 16 <= limit {
+                let raw = UnsafeRawPointer(storage + i)
+                if (raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & SWAR.highBits != 0 { break }
+                i &+= 16
+            }
             while i &+ 8 <= limit {
                 let high = UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self) & SWAR.highBits
                 if high != 0 {

@@ -94,6 +94,11 @@ extension JSONReader {
             return nodes
         }
 
+        /// Each column's keys from the root down, in column order (`path(of:)`, decoded).
+        func columnKeyPaths() -> [[String]] {
+            columnNodes().map { node in node < 0 ? [] : path(of: node).map { String(decoding: $0, as: UTF8.self) } }
+        }
+
         /// The keys from the root down to `node` (a top-level name such as `Value` is one key).
         func path(of node: Int) -> [[UInt8]] {
             var chain: [[UInt8]] = []

@@ -168,6 +168,8 @@ struct JSONReader: RecordReader {
 
     /// The columns known so far, in first-seen order.
     var columnNames: [String]? { table.names }
+    /// Each column's keys from the line's object down (`["b", "c"]` for `b.c` read from a nested object).
+    func columnKeyPaths() -> [[String]] { table.columnKeyPaths() }
 
     /// One warning when lone surrogates were replaced, and one when an object repeated a key, each
     /// with the count and the first line.

@@ -156,3 +156,60 @@ struct Fields {
         return UnsafeBufferPointer(start: base + start, count: ends[index] &- start)
     }
 }
+
+/// A row read in place in the stream's buffer (`CSVReader.readInPlace`): where each field starts
+/// and ends there, with no copy of its bytes. Valid until the stream is read again.
+struct InPlaceRow {
+    /// Buffer indexes of each field's first byte and of the byte just past it, `capacity` of each.
+    private(set) var starts: UnsafeMutablePointer<Int>
+    private(set) var ends: UnsafeMutablePointer<Int>
+    private(set) var capacity = 64
+    /// Holds their memory.
+    private var memory: (starts: GrowableArray<Int>.Storage, ends: GrowableArray<Int>.Storage)
+    /// Fields as the reader found them, before the table pads a short row.
+    var count = 0
+    /// Fields held, padding included.
+    private(set) var held = 0
+    /// The line the row starts on (1-based).
+    var line = 0
+    /// The quoted fields with `""` in them, to be decoded once the row is taken.
+    var paired = GrowableArray<Int>()
+
+    init() {
+        memory = (GrowableArray<Int>.Storage(capacity: capacity), GrowableArray<Int>.Storage(capacity: capacity))
+        starts = memory.starts.pointer
+        ends = memory.ends.pointer
+    }
+
+    /// Room for twice as many fields, those held kept.
+    mutating func grow() {
+        capacity &*= 2
+        memory.starts.grow(to: capacity)
+        memory.ends.grow(to: capacity)
+        starts = memory.starts.pointer
+        ends = memory.ends.pointer
+    }
+
+    /// Holds `count` fields, written at `starts` and `ends` (with no `""` to decode so far).
+    @inline(__always)
+    mutating func hold(_ count: Int) {
+        self.count = count
+        held = count
+    }
+
+    /// Pads the row with empty fields up to `columns` (a short row's cells are empty).
+    mutating func pad(to columns: Int) {
+        while held < columns {
+            if held == capacity { grow() }
+            starts[held] = 0
+            ends[held] = 0
+            held &+= 1
+        }
+    }
+
+    /// The fields in place in `buffer`, padding included.
+    @inline(__always)
+    func fields(in buffer: UnsafePointer<UInt8>) -> Fields {
+        Fields(base: buffer, starts: starts, ends: ends, count: held)
+    }
+}

@@ -102,7 +102,7 @@ struct TableInput {
                     columns = (0..<header.count).map { i in Self.columnName(header.string(at: i), at: i) }
                 }
                 headerCount = header.count
-                noteReplacement(in: header)
+                noteReplacement(line: header.line)
             }
         }
     }
@@ -200,6 +200,23 @@ struct TableInput {
         return true
     }
 
+    /// Reads the next row in place in the stream's buffer when the CSV or TSV reader can
+    /// (`CSVReader.readInPlace`), and notes it in `index`, as `next(into:noting:)` would: `row`
+    /// then holds its fields padded to the columns (`InPlaceRow.fields(in:)`, valid until the
+    /// stream is read again).
+    /// - Returns: false, having read nothing, when the row is left to `next(into:noting:)`.
+    mutating func nextInPlace(into row: inout InPlaceRow, noting index: inout RowIndex) -> Bool {
+        guard csv?.readInPlace(into: &row) == true, let shape = csv?.shape else { return false }
+        index.add(row.fields(in: stream.storage), shape, next: stream.offset)
+        // A row of the header's fields, and the columns', with no replaced byte so far: `fit`
+        // would note nothing and pad nothing.
+        if row.count != headerCount || row.count != columns.count || keyed || stream.firstReplacementOffset != nil {
+            fit(count: row.count, line: row.line)
+            row.pad(to: columns.count)
+        }
+        return true
+    }
+
     /// Reads a row the drawing pass's notes leave to the reader (`RowIndex.Step.readAgain`): the
     /// stream stands at its first byte (JSON Lines: where the sizing pass's reader stood before it,
     /// just after the value before it; the rows the notes gave in between were all on lines of
@@ -212,34 +229,38 @@ struct TableInput {
     /// Notes what a row read shows (replaced bytes, JSON keys, ragged rows) and pads or widens it
     /// to the columns.
     private mutating func fit(_ record: inout Record) {
-        noteReplacement(in: record)
+        fit(count: record.count, line: record.line)
+        for _ in min(record.count, columns.count)..<columns.count { record.endField() }
+    }
+
+    /// What `fit(_:)` notes of a row of `count` fields starting on `line`, and the columns it
+    /// adds; the caller pads the row to the columns.
+    private mutating func fit(count: Int, line: Int) {
+        noteReplacement(line: line)
         if keyed, let names = json?.columnNames, names.count != columns.count {
             if columnsMayGrow {
                 columns = names
             } else if names.count > columns.count + lateKeys.count {
                 // A key first seen after the layout was fixed (a pipe's window): said once per key.
-                for name in names[(columns.count + lateKeys.count)...] { lateKeys.append((name, record.line)) }
+                for name in names[(columns.count + lateKeys.count)...] { lateKeys.append((name, line)) }
             }
         }
-        let count = record.count
         let checked = !keyed && (options.header || headerCount > 0)
         if checked && count < headerCount {
             shortRows += 1
-            if shortRows == 1 { firstShortLine = record.line }
+            if shortRows == 1 { firstShortLine = line }
         }
         if checked && count > headerCount {
             longRows += 1
-            if longRows == 1 { firstLongLine = record.line }
+            if longRows == 1 { firstLongLine = line }
         }
         if !options.header && headerCount == 0 { headerCount = count }  // --no-header: the first row sets the count
-        if count < columns.count {
-            for _ in count..<columns.count { record.endField() }
-        } else if count > columns.count {
+        if count > columns.count {
             if columnsMayGrow {
                 for i in columns.count..<count { columns.append("Column \(i + 1)") }
             } else {
                 droppedRows += 1
-                if droppedRows == 1 { firstDroppedLine = record.line }
+                if droppedRows == 1 { firstDroppedLine = line }
             }
         }
     }
@@ -254,9 +275,9 @@ struct TableInput {
 
     /// Finds the line of the first replaced byte: the stream knows where it is, the reader which
     /// record the bytes up to here belong to.
-    private mutating func noteReplacement(in record: Record) {
+    private mutating func noteReplacement(line: Int) {
         if replacementLine == 0, let offset = stream.firstReplacementOffset, offset < stream.offset {
-            replacementLine = max(1, record.line)
+            replacementLine = max(1, line)
         }
     }
 

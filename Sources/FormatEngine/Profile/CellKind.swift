@@ -43,15 +43,25 @@ public enum CellKind: UInt8, Sendable {
         }
     }
 
+    /// `YYYY-MM-DD` or `YYYY/MM/DD` alone, the commonest date cell (ten printable ASCII bytes):
+    /// its bytes as two overlapping words, the separators made `0`, every byte a digit.
+    @inline(__always)
+    static func isPlainDate(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard c.count == 10, let base = c.baseAddress else { return false }
+        let separator = base[4]
+        guard separator == UInt8(ascii: "-") || separator == UInt8(ascii: "/"), base[7] == separator else { return false }
+        let raw = UnsafeRawPointer(base)
+        let zero = UInt64(separator ^ 0x30)
+        // Bytes 0–7, the separators at 4 and 7; bytes 2–9, the separators at 2 and 5.
+        return TextBytes.allDigits(raw.loadUnaligned(as: UInt64.self) ^ (zero << 32 | zero << 56))
+            && TextBytes.allDigits(raw.loadUnaligned(fromByteOffset: 2, as: UInt64.self) ^ (zero << 16 | zero << 40))
+    }
+
     /// `YYYY-MM-DD` or `YYYY/MM/DD`, optionally followed by `T` or a space and a time; or a time
     /// `HH:MM[:SS[.fff]]` alone; a time may end in `Z` or `±HH:MM`.
     static func isDate(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
         // The common `YYYY-MM-DD` at once; everything else through the grammar below.
-        if c.count == 10, c[4] == UInt8(ascii: "-") || c[4] == UInt8(ascii: "/"), c[7] == c[4],
-           c[0] &- 0x30 <= 9, c[1] &- 0x30 <= 9, c[2] &- 0x30 <= 9, c[3] &- 0x30 <= 9,
-           c[5] &- 0x30 <= 9, c[6] &- 0x30 <= 9, c[8] &- 0x30 <= 9, c[9] &- 0x30 <= 9 {
-            return true
-        }
+        if isPlainDate(c) { return true }
         var i = 0
         func digits(_ n: Int) -> Bool {
             guard i + n <= c.count else { return false }
@@ -95,11 +105,17 @@ public enum CellKind: UInt8, Sendable {
         return time()
     }
 
+    /// `true`, `false`, `yes` or `no`, in any case: the cell's bytes as one word
+    /// (`TextBytes.word`), each with its 0x20 bit set, against each word's.
+    @inline(__always)
     static func isBoolean(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard c.count >= 2 && c.count <= 5 else { return false }
-        var lower: UInt64 = 0
-        for b in c { lower = lower << 8 | UInt64(b | 0x20) }
-        // "true", "false", "yes", "no"
-        return lower == 0x7472_7565 || lower == 0x66_616C_7365 || lower == 0x79_6573 || lower == 0x6E6F
+        guard c.count >= 2 && c.count <= 5, let base = c.baseAddress else { return false }
+        let folded = TextBytes.word(UnsafeRawPointer(base), count: c.count) | SWAR.ones &* 0x20
+        switch c.count {
+        case 2: return folded == 0x6F6E_6F6E_6F6E_6F6E  // "no", "no" | "no", "no"
+        case 3: return folded == 0x7365_6579_7365_6579  // "ye" | "es" << 16, twice
+        case 4: return folded == 0x6575_7274_6575_7274  // "true" | "true" << 32
+        default: return folded == 0x6573_6C61_736C_6166  // "fals" | "alse" << 32
+        }
     }
 }

@@ -99,8 +99,10 @@ struct ColumnProfile: Sendable, Equatable {
 
 /// Looks at each row of the sizing window once and keeps a profile per column (C1, C3, W2).
 struct ColumnProfiler {
-    private(set) var profiles: [ColumnProfile] = []
-    private(set) var rows = 0
+    /// One a column (set by `add(_:in:)` too, for a batch).
+    var profiles: [ColumnProfile] = []
+    /// Rows taken in (set by `add(_:in:)` too, for a batch).
+    var rows = 0
     let measure: DisplayWidth
     /// Whether to measure the longest word of each cell (only wrapping needs it).
     let trackWords: Bool
@@ -121,25 +123,27 @@ struct ColumnProfiler {
         record.withFields { add($0) }
     }
 
-    /// Takes one row into account, seen in place.
+    /// Takes one row into account, seen in place: in a record, or where its fields lie in a
+    /// stream's buffer (`Fields.starts`).
     /// - Complexity: O(bytes of the row); no allocation.
     mutating func add(_ fields: Fields) {
-        // Fields that do not follow one another are gathered into a record first.
-        if fields.starts != nil { return Record(fields).withFields { add($0) } }
         rows += 1
         let count = min(fields.count, profiles.count)
         let measure = measure, trackWords = trackWords
         profiles.withUnsafeMutableBufferPointer { columns in
+            if let starts = fields.starts {
+                for i in 0..<count {
+                    let cell = UnsafeBufferPointer(start: fields.base + starts[i], count: fields.ends[i] &- starts[i])
+                    columns[i].note(cell, settled: measure, trackWords: trackWords)
+                }
+                return
+            }
             // The fields in order, each starting where the one before ended.
             var start = 0
             for i in 0..<count {
                 let end = fields.ends[i]
                 let cell = UnsafeBufferPointer(start: fields.base + start, count: end &- start)
-                if columns[i].settledText && !trackWords {
-                    columns[i].noteWidest(cell, measure: measure)
-                } else {
-                    columns[i].note(cell, measure: measure, trackWords: trackWords)
-                }
+                columns[i].note(cell, settled: measure, trackWords: trackWords)
                 start = end
             }
         }
@@ -193,11 +197,46 @@ extension ColumnProfile {
         }
     }
 
+    /// Takes one cell into account: a column settled as text, when words are not tracked, by the
+    /// shorter `noteWidest`, which notes the same; any other by `note`.
+    @inline(__always)
+    mutating func note(_ cell: UnsafeBufferPointer<UInt8>, settled measure: DisplayWidth, trackWords: Bool) {
+        if settledText && !trackWords {
+            noteWidest(cell, measure: measure)
+        } else {
+            note(cell, measure: measure, trackWords: trackWords)
+        }
+    }
+
     /// Takes one cell into account. (`ColumnProfiler.add` gives a column settled as text, when
     /// words are not tracked, to the shorter `noteWidest`, which notes the same.)
     @inline(__always)
     mutating func note(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
-        if !noteShortNumber(cell, trackWords: trackWords) { noteAnyCell(cell, measure: measure, trackWords: trackWords) }
+        if !noteShortNumber(cell, trackWords: trackWords) && !noteDateOrBoolean(cell, trackWords: trackWords) {
+            noteAnyCell(cell, measure: measure, trackWords: trackWords)
+        }
+    }
+
+    /// A `YYYY-MM-DD` date (`CellKind.isPlainDate`) in a column of dates so far, or a boolean in a
+    /// column of booleans so far: notes what `noteAnyCell` would for it (printable ASCII, no
+    /// space, never a null word: its width and its longest word are its byte count), without its
+    /// other tests, and returns true; false for any other cell.
+    @inline(__always)
+    mutating func noteDateOrBoolean(_ cell: UnsafeBufferPointer<UInt8>, trackWords: Bool) -> Bool {
+        guard values > 0 else { return false }
+        let kind: Kinds
+        if every.contains(.date) && CellKind.isPlainDate(cell) {
+            kind = .date
+        } else if every.contains(.boolean) && CellKind.isBoolean(cell) {
+            kind = .boolean
+        } else {
+            return false
+        }
+        let count = cell.count
+        if count > width { width = count }
+        if trackWords && count > longestWord { longestWord = count }
+        noteValue(kind)
+        return true
     }
 
     /// A short whole number or decimal (`NumberShape.shortWholeNumber`, `shortDecimal`: word

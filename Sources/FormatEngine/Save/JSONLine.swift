@@ -41,12 +41,36 @@ enum JSONLine {
         return nil
     }
 
-    /// A new row: each non-empty `(name, text)` as a member, a number as written, else a string.
-    static func object(_ pairs: [Change]) -> [UInt8] {
+    /// A new row: each non-empty `(name, text)` as a member, a number as written, else a string,
+    /// at the keys `paths` gives for it (the reader's path to its column: `["b", "c"]` for the
+    /// `c` of an object `b`; nil, or none given, its name as one key), so the new line has the
+    /// file's shape and reads back as the same columns. Members under the same first key go into
+    /// one object, at the place of the first of them.
+    /// - Throws: `Unclear` when one key would hold both a value and an object (`a` and `a.b`).
+    static func object(_ pairs: [Change], paths: [[String]?] = []) throws(Unclear) -> [UInt8] {
+        let members = pairs.enumerated().filter { !$0.element.text.isEmpty }.map { k, pair in
+            (path: (k < paths.count ? paths[k] : nil) ?? [pair.name], text: pair.text)
+        }
+        return try nested(members[...])
+    }
+
+    private static func nested(_ members: ArraySlice<(path: [String], text: [UInt8])>) throws(Unclear) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "{")]
-        for (name, text, _) in pairs where !text.isEmpty {
+        var done = Set<Int>()
+        for (k, member) in zip(members.indices, members) where !done.contains(k) {
             if out.count > 1 { out.append(UInt8(ascii: ",")) }
-            out += string(Array(name.utf8)) + [UInt8(ascii: ":")] + value(text, like: nil, number: true)
+            let head = member.path[0]
+            let group = members.indices.filter { !done.contains($0) && members[$0].path[0] == head }
+            done.formUnion(group)
+            out += string(Array(head.utf8)) + [UInt8(ascii: ":")]
+            if group.count == 1 && member.path.count == 1 {
+                out += value(member.text, like: nil, number: true)
+                continue
+            }
+            guard group.allSatisfy({ members[$0].path.count > 1 }) else {
+                throw Unclear(reason: "\"\(head)\" would hold both a value and an object")
+            }
+            out += try nested(group.map { (path: Array(members[$0].path.dropFirst()), text: members[$0].text) }[...])
         }
         return out + [UInt8(ascii: "}")]
     }

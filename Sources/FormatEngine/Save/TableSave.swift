@@ -48,13 +48,17 @@ package enum TableSave {
     ///   failed read or write. Nothing is then written over.
     static func save(_ input: any InputProvider, options: FormatOptions, read: SaveFile.Identity? = nil, to target: String, expected: SaveFile.Identity?, edits: RowEdits, rows: FileRows?, loaded: Int, columns: [String], numbers: Set<Int> = []) throws(SaveError) -> SaveFile.Identity {
         try SaveFile.check(target, expected: expected)
-        var saver = try makeSaver(input, options: options, read: read, rows: rows, loaded: loaded, columns: columns)
+        // A row added with a dotted column filled is nested as the file's lines are.
+        let addsDotted = edits.fields.contains { id, values in id < 0 && values.contains { !$0.value.isEmpty && columns.indices.contains($0.key) && columns[$0.key].contains(".") } }
+        var saver = try makeSaver(input, options: options, read: read, rows: rows, loaded: loaded, columns: columns, keyPaths: addsDotted)
         saver.numbers = numbers
         return try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try saver.write(edits, to: out, target: target) }
     }
 
     /// The saver for `input`: its dialect learned from its header, its rows found.
-    static func makeSaver(_ whole: any InputProvider, options: FormatOptions, read: SaveFile.Identity? = nil, rows: FileRows?, loaded: Int, columns: [String]) throws(SaveError) -> TableSaver {
+    /// - Parameter keyPaths: whether to learn each JSON Lines column's keys (`TableSaver.keyPaths`),
+    ///   reading the lines as far as the last column's first appearance.
+    static func makeSaver(_ whole: any InputProvider, options: FormatOptions, read: SaveFile.Identity? = nil, rows: FileRows?, loaded: Int, columns: [String], keyPaths: Bool = false) throws(SaveError) -> TableSaver {
         let name = whole.name
         // The rows are copied from the bytes the view read: the file's first `size` bytes, the
         // rest (rows appended since) left out.
@@ -103,7 +107,24 @@ package enum TableSave {
         let first = headerEnd > Int64(bom) ? Int64(bom)..<headerEnd : spans.count > 0 ? headerEnd..<saver.boundary(spans.count > 1 ? spans.start(1) : spans.end) : Int64(bom)..<Int64(bom)
         dialect.learn(fromFirstRow: try saver.text(of: first))
         saver = TableSaver(source: file.fd, size: size, bom: bom, spans: spans, dialect: dialect, choice: table.choice, columns: columns, name: name)
+        if keyPaths && kind == .jsonLines { saver.keyPaths = try columnKeyPaths(&table, columns: columns, name: name) }
         return saver
+    }
+
+    /// Each of `columns`' keys as `table`'s reader found them, read as far as needed; a column the
+    /// reader names otherwise (the file changed) is refused.
+    private static func columnKeyPaths(_ table: inout TableInput, columns: [String], name: String) throws(SaveError) -> [[String]] {
+        var record = Record()
+        do {
+            while table.columns.count < columns.count, try table.next(into: &record) {}
+        } catch {
+            throw SaveError("\(error)")
+        }
+        let paths = table.json?.columnKeyPaths() ?? []
+        guard paths.count >= columns.count, zip(paths, columns).allSatisfy({ $0.joined(separator: ".") == $1 }) else {
+            throw SaveError("\(name): the file's columns are not the ones shown; not saved", offerSaveAs: true)
+        }
+        return paths
     }
 
     /// The lines of a JSON Lines file (its first `size` bytes, or all of it), read whole.

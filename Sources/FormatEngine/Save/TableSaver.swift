@@ -23,6 +23,9 @@ struct TableSaver {
     let name: String
     /// The columns that hold numbers (JSON Lines: a number typed there is written bare).
     var numbers: Set<Int> = []
+    /// JSON Lines: each column's keys from the line's object down (`["b", "c"]` for `b.c` read
+    /// from a nested object), where they were needed (a row added with a dotted column filled).
+    var keyPaths: [[String]] = []
 
     /// Writes the table, as `edits` make it, to `out`, the file `target` (its name for messages).
     /// - Throws: `SaveError` when a value cannot be written in the file's dialect or encoding, or
@@ -196,7 +199,13 @@ struct TableSaver {
         switch dialect.kind {
         case .jsonLines:
             let pairs = (0..<count).map { (name: columns.indices.contains($0) ? columns[$0] : "Column \($0 + 1)", text: changes[$0] ?? [], number: true) }
-            return try encoded(JSONLine.object(pairs), row: row, column: nil)
+            let object: [UInt8]
+            do throws(JSONLine.Unclear) {
+                object = try JSONLine.object(pairs, paths: keyPaths)
+            } catch {
+                throw SaveError("\(name): row \(row): \(Sanitize.visible(error.reason))")
+            }
+            return try encoded(object, row: row, column: nil)
         case .delimited(let d):
             return try delimited((0..<count).map { changes[$0] ?? [] }, d, quoteAll: dialect.quoteAll, row: row)
         }

@@ -51,9 +51,15 @@ struct RowIndex {
     /// says, the reader then standing at `next`. A row that is irregular, or whose fields do not
     /// add up to where it ends, is noted to be read again by the reader.
     mutating func add(_ record: Record, _ shape: Shape, next: Int) {
+        record.withFields { add($0, shape, next: next) }
+    }
+
+    /// The same for a row's fields seen in place: in a record, or in the stream's buffer
+    /// (`CSVReader.readInPlace`), unpadded.
+    mutating func add(_ fields: Fields, _ shape: Shape, next: Int) {
         let rawStart = shape.rawStart, rawEnd = shape.rawEnd
         guard let lead = lead(to: rawStart) else { return }
-        if !shape.irregular && record.count <= 64 && rawEnd &- rawStart <= Self.longestRow && noteFields(record, shape, lead: lead) {
+        if !shape.irregular && fields.count <= 64 && rawEnd &- rawStart <= Self.longestRow && noteFields(fields, shape, lead: lead) {
             cursor = rawEnd
             return
         }
@@ -100,46 +106,48 @@ struct RowIndex {
     /// numbers when one is that long). False, noting nothing, when the fields as written (two
     /// quotes more if quoted, one more for each `""`) and the delimiters between them do not
     /// reach `rawEnd`.
-    private mutating func noteFields(_ record: Record, _ shape: Shape, lead: Int) -> Bool {
-        let quoted = shape.quoted, pairField = shape.pairField, pairs = shape.pairs
-        let count = record.count
+    private mutating func noteFields(_ fields: Fields, _ shape: Shape, lead: Int) -> Bool {
+        let count = fields.count
         guard count > 0 else { return false }
-        return withExtendedLifetime(record) {
-            let decodedEnds = record.unsafeFields.ends
-            let written = decodedEnds[count &- 1] &+ 2 &* quoted.nonzeroBitCount &+ pairs &+ count &- 1
-            guard shape.rawStart &+ written == shape.rawEnd else { return false }
-            // At most ten bytes a number.
-            return bytes.append(atMost: 10 &* (count &+ 6)) { out -> Int? in
-                var n = Self.put(lead, at: out)
-                let countAt = n
-                n &+= Self.put(count << 1, at: out + n)
-                n &+= Self.put(Int(truncatingIfNeeded: quoted), at: out + n)
-                if pairField == 0 {
-                    out[n] = 0
-                    n &+= 1
-                } else {
-                    n &+= Self.put(pairField.trailingZeroBitCount &+ 1, at: out + n)
-                    n &+= Self.put(pairs, at: out + n)
-                }
-                // A byte each, while every length is below 255.
-                var decodedStart = 0
-                var widest = 0
-                for i in 0..<count {
-                    let length = decodedEnds[i] &- decodedStart
-                    out[n &+ i] = UInt8(truncatingIfNeeded: length)
-                    widest |= length
-                    decodedStart = decodedEnds[i]
-                }
-                if widest < 255 { return n &+ count }
-                // Again as LEB128 numbers, the count marked.
-                out[countAt] |= 1
-                decodedStart = 0
-                for i in 0..<count {
-                    n &+= Self.put(decodedEnds[i] &- decodedStart, at: out + n)
-                    decodedStart = decodedEnds[i]
-                }
-                return n
+        let ends = fields.ends
+        if let starts = fields.starts { return noteFields(count: count, shape, lead: lead) { ends[$0] &- starts[$0] } }
+        // A record's fields follow one another.
+        return noteFields(count: count, shape, lead: lead) { ends[$0] &- ($0 == 0 ? 0 : ends[$0 &- 1]) }
+    }
+
+    /// `noteFields` for `count` fields, field `i` `length(i)` bytes long as read.
+    @inline(__always)
+    private mutating func noteFields(count: Int, _ shape: Shape, lead: Int, length: (Int) -> Int) -> Bool {
+        let quoted = shape.quoted, pairField = shape.pairField, pairs = shape.pairs
+        let rawLength = shape.rawEnd &- shape.rawStart &- 2 &* quoted.nonzeroBitCount &- pairs &- (count &- 1)
+        // At most ten bytes a number.
+        return bytes.append(atMost: 10 &* (count &+ 6)) { out -> Int? in
+            var n = Self.put(lead, at: out)
+            let countAt = n
+            n &+= Self.put(count << 1, at: out + n)
+            n &+= Self.put(Int(truncatingIfNeeded: quoted), at: out + n)
+            if pairField == 0 {
+                out[n] = 0
+                n &+= 1
+            } else {
+                n &+= Self.put(pairField.trailingZeroBitCount &+ 1, at: out + n)
+                n &+= Self.put(pairs, at: out + n)
             }
+            // A byte each, while every length is below 255; the fields as read must fill the row.
+            var widest = 0
+            var decoded = 0
+            for i in 0..<count {
+                let field = length(i)
+                out[n &+ i] = UInt8(truncatingIfNeeded: field)
+                widest |= field
+                decoded &+= field
+            }
+            guard decoded == rawLength else { return nil }
+            if widest < 255 { return n &+ count }
+            // Again as LEB128 numbers, the count marked.
+            out[countAt] |= 1
+            for i in 0..<count { n &+= Self.put(length(i), at: out + n) }
+            return n
         }
     }
 

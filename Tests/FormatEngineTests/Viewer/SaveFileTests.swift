@@ -107,6 +107,40 @@ struct SaveFileTests {
         #expect(try String(contentsOf: url, encoding: .utf8) == "a,b\n9,x\n2,y\n")
     }
 
+    @Test("V10: a file renamed away (its status-change time moved, its bytes untouched) still holds the rows the view read; the same bytes changed do not")
+    func renameIsNoChange() throws {
+        let url = try TableSaveCaseTests.file(Array(Self.text.utf8), "renamed.csv")
+        let moved = url.deletingLastPathComponent().appendingPathComponent("renamed-away-\(getpid()).csv")
+        defer {
+            try? FileManager.default.removeItem(at: url)
+            try? FileManager.default.removeItem(at: moved)
+        }
+        let fd = open(url.path, O_RDWR)
+        #expect(fd >= 0)
+        defer { close(fd) }
+        guard let read = SaveFile.identity(fd: fd) else {
+            Issue.record("no identity")
+            return
+        }
+        var before = stat()
+        fstat(fd, &before)
+        // An editor's save moves the file away (rename), which moves its status-change time.
+        usleep(20_000)
+        #expect(rename(url.path, moved.path) == 0)
+        var after = stat()
+        fstat(fd, &after)
+        #if canImport(Darwin)
+        let ctimeMoved = (after.st_ctimespec.tv_sec, after.st_ctimespec.tv_nsec) != (before.st_ctimespec.tv_sec, before.st_ctimespec.tv_nsec)
+        #else
+        let ctimeMoved = (after.st_ctim.tv_sec, after.st_ctim.tv_nsec) != (before.st_ctim.tv_sec, before.st_ctim.tv_nsec)
+        #endif
+        #expect(ctimeMoved, "the rename moved the status-change time (else this test shows nothing)")
+        #expect(SaveFile.bytesRead(fd, read: read) == Int64(Self.text.utf8.count), "renamed, its bytes untouched: the rows read are still there")
+        // The same file with a byte changed in place is not.
+        _ = pwrite(fd, "9", 1, 4)
+        #expect(SaveFile.bytesRead(fd, read: read) == nil)
+    }
+
     #if os(Linux)
     @Test("V10: a write that fails (no space left on the device) names the file written, in one line")
     func writeErrorNamesFile() throws {

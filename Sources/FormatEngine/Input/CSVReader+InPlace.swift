@@ -1,0 +1,150 @@
+/// Rows read in place in the stream's buffer, for the sizing pass of a file read in pieces (P1):
+/// each field is found where it lies, and its bytes are not copied into a `Record`.
+extension CSVReader {
+    /// Reads the next row in place, as `read(into:)` would read it, when it lies whole in the
+    /// buffered bytes, ends with a line break, and has nothing but plain and quoted fields: no
+    /// line break inside quotes, no bytes after a closing quote, no TSV backslash. A quoted
+    /// field's `""` is decoded in place, once the row is known to be taken.
+    /// - Returns: false, having read and changed nothing, for any other row (a blank line, one
+    ///   longer than `maxRowBytes`, one that runs past the buffered bytes): `read(into:)` reads it.
+    /// - Complexity: O(bytes of the row); no allocation once `row`'s buffers have grown.
+    mutating func readInPlace(into row: inout InPlaceRow) -> Bool {
+        guard state == .fieldStart || state == .afterCR else { return false }
+        let buffer = stream.storage
+        let end = stream.end
+        var p = stream.pos
+        guard p < end else { return false }
+        // An LF after the CR that ended the row before belongs to it.
+        let afterLF = state == .afterCR && buffer[p] == 0x0A
+        if afterLF { p &+= 1 }
+        let rowStart = p
+        // A blank line: the machine skips it (or keeps it as one empty field).
+        guard p < end, buffer[p] != 0x0A, buffer[p] != 0x0D else { return false }
+        row.paired.removeAll(keepingCapacity: true)
+        var shape = RowIndex.Shape()
+        let delimiter = dialect.delimiter, quoting = dialect.quoting, backslashes = dialect.backslashEscapes
+        var count = 0
+        var starts = row.starts, ends = row.ends, capacity = row.capacity
+        /// Holds the field `start..<stop`.
+        @inline(__always) func put(_ start: Int, _ stop: Int) {
+            if count == capacity {
+                row.grow()
+                (starts, ends, capacity) = (row.starts, row.ends, row.capacity)
+            }
+            starts[count] = start
+            ends[count] = stop
+            count &+= 1
+        }
+        // The byte that ended the last field: a delimiter, or the row's line break at `p`.
+        var b: UInt8 = 0
+        row: while true {
+            if quoting && buffer[p] == 0x22 {
+                // `"`, the text (with any `""`), `"`, then a delimiter or a line break.
+                var close = p &+ 1
+                var pairs = false
+                while true {
+                    SWAR.skip(buffer, &close, end, to: SWAR.quote, below: SWAR.belowLineBreaks, stops: quotedStops) { _ in 0 }
+                    guard close &+ 1 < end, buffer[close] == 0x22 else { return false }
+                    guard buffer[close &+ 1] == 0x22 else { break }
+                    Self.notePair(count, in: &shape)
+                    pairs = true
+                    close &+= 2
+                }
+                if pairs { row.paired.append(count) }
+                b = buffer[close &+ 1]
+                guard b == delimiter || b == 0x0A || b == 0x0D else { return false }
+                Self.noteQuoted(count, in: &shape)
+                put(p &+ 1, close)
+                p = close &+ 1
+                if b != delimiter { break row }
+                p &+= 1
+                guard p < end else { return false }
+                continue row
+            }
+            // Unquoted fields one after another, eight bytes at a time; every field that ends in
+            // a word taken from one load. (A byte after a hit may be marked too: it is data.)
+            var fieldStart = p
+            while p &+ 8 <= end {
+                let word = UnsafeRawPointer(buffer + p).loadUnaligned(as: UInt64.self)
+                var hits = SWAR.matches(word, delimiterPattern) | SWAR.lessThan(word, SWAR.belowLineBreaks)
+                if backslashes { hits |= SWAR.matches(word, backslashPattern) }
+                while hits != 0 {
+                    let q = p &+ hits.trailingZeroBitCount >> 3
+                    hits &= hits &- 1
+                    b = buffer[q]
+                    if b == delimiter {
+                        put(fieldStart, q)
+                        fieldStart = q &+ 1
+                        guard fieldStart < end else { return false }
+                        if quoting && buffer[fieldStart] == 0x22 {
+                            p = fieldStart
+                            continue row
+                        }
+                    } else if b == 0x0A || b == 0x0D {
+                        put(fieldStart, q)
+                        p = q
+                        break row
+                    } else if b == 0x5C && backslashes {
+                        return false
+                    }
+                }
+                p &+= 8
+            }
+            // The last bytes, one at a time.
+            while p < end {
+                b = buffer[p]
+                if b == delimiter {
+                    put(fieldStart, p)
+                    p &+= 1
+                    guard p < end else { return false }
+                    if quoting && buffer[p] == 0x22 { continue row }
+                    fieldStart = p
+                } else if b == 0x0A || b == 0x0D {
+                    put(fieldStart, p)
+                    break row
+                } else if b == 0x5C && backslashes {
+                    return false
+                } else {
+                    p &+= 1
+                }
+            }
+            return false
+        }
+        // `p` is at the line break that ended the row.
+        let rawBase = stream.base(of: 0)
+        shape.rawStart = rawBase &+ rowStart
+        shape.rawEnd = rawBase &+ p
+        guard shape.rawEnd &- shape.rawStart &+ Record.fieldCost &* count <= maxRowBytes else { return false }
+        // Taken: the machine moves on as `read(into:)` would have left it.
+        p &+= 1
+        if afterLF { lineStart = stream.base(of: rowStart) }
+        row.line = line
+        row.hold(count)
+        self.shape = shape
+        quotedCR = false
+        newLine(at: p)
+        state = b == 0x0A ? .fieldStart : .afterCR
+        stream.pos = p
+        if !row.paired.isEmpty { decodePairs(row, in: buffer) }
+        return true
+    }
+
+    /// Decodes each `""` of the row's quoted fields that have one (`row.paired`) in place, moving
+    /// the rest of the field's bytes back over it, and ends the field there.
+    private func decodePairs(_ row: borrowing InPlaceRow, in buffer: UnsafeMutablePointer<UInt8>) {
+        let starts = row.starts, ends = row.ends
+        for i in row.paired {
+            let start = starts[i], end = ends[i]
+            var read = start
+            var write = start
+            while read < end {
+                let byte = buffer[read]
+                buffer[write] = byte
+                write &+= 1
+                // Inside a taken quoted field, a quote is always the first of a pair.
+                read &+= byte == 0x22 ? 2 : 1
+            }
+            ends[i] = write
+        }
+    }
+}

@@ -1,0 +1,79 @@
+/// Rows whose fields lie in place in a stream's buffer, gathered to be sized a column at a time
+/// (`ColumnProfiler.add(_:in:)`): a column's profile depends only on its own cells in order, so
+/// taking a batch's cells column by column notes what taking its rows one by one would, while
+/// one column's state stays at hand through the loop.
+struct SizingBatch: ~Copyable {
+    /// Buffer indexes of field `c` of row `r`'s first byte and of the byte just past it, at
+    /// `r * columns + c`.
+    private let starts: UnsafeMutablePointer<Int>
+    private let ends: UnsafeMutablePointer<Int>
+    /// Fields a row has (rows of another count are not gathered).
+    let columns: Int
+    /// Rows held, of at most `capacity`.
+    private(set) var rows = 0
+    let capacity: Int
+
+    /// A batch of up to about `fields` fields (at least one row) of `columns` fields each.
+    init(columns: Int, fields: Int = 4096) {
+        self.columns = columns
+        capacity = max(1, fields / max(1, columns))
+        starts = .allocate(capacity: capacity &* max(1, columns))
+        ends = .allocate(capacity: capacity &* max(1, columns))
+    }
+
+    deinit {
+        starts.deallocate()
+        ends.deallocate()
+    }
+
+    /// Whether another row fits.
+    var isFull: Bool { rows == capacity }
+
+    /// Holds a row of `columns` fields (the caller checks the count, and makes room).
+    mutating func append(_ fields: Fields) {
+        guard let from = fields.starts else { return }
+        let at = rows &* columns
+        (starts + at).update(from: from, count: columns)
+        (ends + at).update(from: fields.ends, count: columns)
+        rows &+= 1
+    }
+
+    /// Cell `c` of row `r`, in `buffer`.
+    @inline(__always)
+    func cell(_ r: Int, _ c: Int, in buffer: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        let k = r &* columns &+ c
+        return UnsafeBufferPointer(start: buffer + starts[k], count: ends[k] &- starts[k])
+    }
+
+    /// Empties the batch.
+    mutating func removeAll() { rows = 0 }
+}
+
+extension ColumnProfiler {
+    /// Takes a batch's rows into account, their fields in `buffer`, a column at a time; the batch
+    /// is then emptied.
+    /// - Complexity: O(bytes of the rows); no allocation.
+    mutating func add(_ batch: inout SizingBatch, in buffer: UnsafePointer<UInt8>) {
+        let count = min(batch.columns, profiles.count), rowCount = batch.rows
+        rows &+= rowCount
+        let measure = measure, trackWords = trackWords
+        profiles.withUnsafeMutableBufferPointer { columns in
+            for c in 0..<count {
+                // A column settled as text takes the shorter `noteWidest` for all its cells.
+                if columns[c].settledText && !trackWords {
+                    for r in 0..<rowCount { columns[c].noteWidest(batch.cell(r, c, in: buffer), measure: measure) }
+                } else if columns[c].values > 0 && !columns[c].every.isDisjoint(with: [.date, .boolean]) {
+                    // Dates or booleans so far: tried first (`note` tries a number first, which
+                    // such a column refuses without a change).
+                    for r in 0..<rowCount {
+                        let cell = batch.cell(r, c, in: buffer)
+                        if !columns[c].noteDateOrBoolean(cell, trackWords: trackWords) { columns[c].note(cell, measure: measure, trackWords: trackWords) }
+                    }
+                } else {
+                    for r in 0..<rowCount { columns[c].note(batch.cell(r, c, in: buffer), measure: measure, trackWords: trackWords) }
+                }
+            }
+        }
+        batch.removeAll()
+    }
+}
