@@ -95,6 +95,9 @@ final class GroupedPieceDrawing: @unchecked Sendable {
     private let grouping: PieceGroups
     private let afterHeading: any Renderer
     private let draw: TableFormatter.Draw
+    /// Whether `draw` draws a table's row (`PieceDrawing.rowsInPlace`): a plain renderer then
+    /// draws the rows the notes give in place (`PlainRenderer.notedRow`), without `draw`.
+    private let rowsInPlace: Bool
     private let name: String
     let store: RowNotes
     /// Per piece, per group: its chunk, if the piece has rows of the group.
@@ -102,12 +105,13 @@ final class GroupedPieceDrawing: @unchecked Sendable {
     /// Cells cut, the first error reading a piece (by piece), a chunk that could not be kept.
     let outcome = Locked((cuts: 0, errors: [Int: InputError](), lost: false))
 
-    init(rows: PieceRows, grouping: PieceGroups, afterHeading: any Renderer, draw: @escaping TableFormatter.Draw, budget: Int) {
+    init(rows: PieceRows, grouping: PieceGroups, afterHeading: any Renderer, draw: @escaping TableFormatter.Draw, rowsInPlace: Bool = false, budget: Int) {
         self.rows = rows
         name = rows.name
         self.grouping = grouping
         self.afterHeading = afterHeading
         self.draw = draw
+        self.rowsInPlace = rowsInPlace
         store = RowNotes(budget: budget)
         chunks = Locked(Array(repeating: Array(repeating: nil, count: grouping.counts.count), count: rows.pieces.count))
     }
@@ -130,7 +134,7 @@ final class GroupedPieceDrawing: @unchecked Sendable {
             for (sink, _) in workspace { sink.bytes.removeAll(keepingCapacity: true) }
             workspaces.withLock { $0.append(workspace) }
         }
-        var drawing: [(sink: ChunkSink, out: OutputBuffer, renderer: any Renderer)?] = Array(repeating: nil, count: grouping.counts.count)
+        var drawing: [(sink: ChunkSink, out: OutputBuffer, renderer: any Renderer, plain: PlainRenderer?)?] = Array(repeating: nil, count: grouping.counts.count)
         var read: (rows: Int, error: InputError?, byNotes: Int) = (0, nil, 0)
         var unmet = false
         do {
@@ -139,16 +143,17 @@ final class GroupedPieceDrawing: @unchecked Sendable {
                     unmet = true  // not drawn into any group: said as the file changed
                     return
                 }
-                let renderer: any Renderer
+                let renderer: any Renderer, plain: PlainRenderer?
                 if let drawn = drawing[g] {
-                    renderer = drawn.renderer
+                    (renderer, plain) = (drawn.renderer, drawn.plain)
                 } else {
                     let (sink, out) = workspace[g]
                     renderer = afterHeading.continuation(into: out)
                     renderer.resume(atRow: grouping.before[k][g])
-                    drawing[g] = (sink, out, renderer)
+                    plain = rowsInPlace ? renderer as? PlainRenderer : nil
+                    drawing[g] = (sink, out, renderer, plain)
                 }
-                try draw(renderer, fields)
+                if let plain { try plain.notedRow(fields) } else { try draw(renderer, fields) }
             }
         } catch {
             preconditionFailure("drawing into memory cannot fail: \(error)")
@@ -199,7 +204,7 @@ extension FormatRun {
         try grouped.heading(grouping.values[0], count: grouping.counts[0])
         let job = GroupedPieceDrawing(rows: PieceRows(pieces: pieces, like: reader.table, name: input.name), grouping: grouping,
                                       afterHeading: renderer.continuation(into: OutputBuffer(MemorySink())), draw: grouped.draw,
-                                      budget: options.memoryLimit / 2)
+                                      rowsInPlace: grouped.plan.mode == .table && options.headingsEvery == nil, budget: options.memoryLimit / 2)
         job.drawAll()
         let outcome = job.outcome.current
         for g in grouping.counts.indices {

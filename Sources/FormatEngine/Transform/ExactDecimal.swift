@@ -197,6 +197,24 @@ extension ExactDecimal {
                 add(value, digits: value == 0 ? 0 : length, exponent: 0, negative: false)
                 return
             }
+            if let base = cell.baseAddress, let point = NumberShape.shortDecimal(cell) {
+                // `373.55`, `.125`: the digits on both sides of the point, leading zeros skipped
+                // (as `walk` reads them); the last digit's exponent is minus the digits after it.
+                var value: UInt64 = 0
+                var count = 0
+                for k in 0..<cell.count where k != point {
+                    let digit = UInt64(base[k] &- 0x30)
+                    if count > 0 || digit != 0 {
+                        value = value &* 10 &+ digit
+                        count &+= 1
+                    }
+                }
+                let exponent = point &+ 1 &- cell.count
+                if count + exponent - min(scale ?? exponent, exponent) <= 18 {
+                    add(value, digits: count, exponent: exponent, negative: false)
+                    return
+                }
+            }
             guard !cell.isEmpty, !CellKind.isNullWord(cell) else { return }
             guard let shape = NumberShape.parse(cell), shape.kind != .percent else {
                 notNumbers = true
