@@ -16,6 +16,14 @@ import Darwin
 struct FileRowsGoneTests {
     static let text = "a,b\n1,x\n2,y\n3,z\n"
 
+    /// A file of `text` (removed after `body`), its rows as `FileRows` given to `body`.
+    static func withRows(_ name: String, followed: Bool, _ body: (URL, FileRows) throws -> Void) throws {
+        let url = try TableSaveCaseTests.file(Array(text.utf8), name)
+        defer { try? FileManager.default.removeItem(at: url) }
+        let (rows, input) = try Self.rows(url, followed: followed)
+        try withExtendedLifetime(input) { try body(url, rows) }
+    }
+
     /// The rows of `text`'s file as `FileRows` (the header's, then one start a row), and its input.
     static func rows(_ url: URL, followed: Bool) throws -> (FileRows, FileInput) {
         let input = try FileInput(path: url.path)
@@ -38,31 +46,25 @@ struct FileRowsGoneTests {
 
     @Test("V9: a followed file cut below its rows before the reader looked: each row shows empty with its number, and stays empty when the file grows again")
     func cutBeforeTheReaderLooked() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-gone-\(getpid()).csv")
-        try Data(Self.text.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let (rows, input) = try Self.rows(url, followed: true)
-        #expect(Self.shown(rows) == [0: ["1", "x"], 1: ["2", "y"], 2: ["3", "z"]])
-        // Cut (as copytruncate does) and nothing has told the rows.
-        #expect(truncate(url.path, 10) == 0)
-        #expect(Self.shown(rows) == [0: [], 1: [], 2: []])
-        // Written again as long as before: the bytes the rows were are gone all the same.
-        try Data(Self.text.utf8).write(to: url)
-        #expect(Self.shown(rows) == [0: [], 1: [], 2: []])
-        #expect(rows.problem == nil)
-        withExtendedLifetime(input) {}
+        try Self.withRows("gone.csv", followed: true) { url, rows in
+            #expect(Self.shown(rows) == [0: ["1", "x"], 1: ["2", "y"], 2: ["3", "z"]])
+            // Cut (as copytruncate does) and nothing has told the rows.
+            #expect(truncate(url.path, 10) == 0)
+            #expect(Self.shown(rows) == [0: [], 1: [], 2: []])
+            // Written again as long as before: the bytes the rows were are gone all the same.
+            try Data(Self.text.utf8).write(to: url)
+            #expect(Self.shown(rows) == [0: [], 1: [], 2: []])
+            #expect(rows.problem == nil)
+        }
     }
 
     @Test("I7: a file not followed, cut under the view, is said (the view shows it no more), not shown empty or misread")
     func cutNotFollowed() throws {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-gone-nf-\(getpid()).csv")
-        try Data(Self.text.utf8).write(to: url)
-        defer { try? FileManager.default.removeItem(at: url) }
-        let (rows, input) = try Self.rows(url, followed: false)
-        #expect(Self.shown(rows)[1] == ["2", "y"])
-        #expect(truncate(url.path, 10) == 0)
-        #expect(Self.shown(rows).isEmpty)
-        #expect(rows.problem != nil)
-        withExtendedLifetime(input) {}
+        try Self.withRows("gone-not-followed.csv", followed: false) { url, rows in
+            #expect(Self.shown(rows)[1] == ["2", "y"])
+            #expect(truncate(url.path, 10) == 0)
+            #expect(Self.shown(rows).isEmpty)
+            #expect(rows.problem != nil)
+        }
     }
 }

@@ -51,14 +51,9 @@ struct TableSaveJSONNestedTests {
                 lines.append(chosen.map { ($0, String(rng.below(1000))) })
             }
             let text = lines.map { Self.render($0) }.joined(separator: "\n") + "\n"
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-savenested-\(getpid())-\(seed).jsonl")
-            try Data(text.utf8).write(to: url)
+            let url = try TableSaveCaseTests.file(Array(text.utf8), "savenested-\(seed).jsonl")
             defer { try? FileManager.default.removeItem(at: url) }
-            var table = try TableInput(try FileInput(path: url.path), options: FormatOptions().input)
-            var record = Record()
-            var original: [[String]] = []
-            while try table.next(into: &record) { original.append(record.strings) }
-            let columns = table.columns
+            let (columns, original) = try TableSaveTests.table(url)
             // Each column's path: the paths in the order the lines first hold them (a line holds
             // its members in `paths` order).
             var order: [[String]] = []
@@ -86,9 +81,8 @@ struct TableSaveJSONNestedTests {
             let expected = Dictionary(uniqueKeysWithValues: zip(order, typed).filter { !$0.1.isEmpty })
             #expect(parsed.map { Self.leaves($0) } == expected, "seed \(seed): \(saved[at])")
             // And it reads back as typed.
-            var back = try TableInput(try FileInput(path: url.path), options: FormatOptions().input)
-            var rows: [[String]] = []
-            while try back.next(into: &record) { rows.append(record.strings) }
+            let back = try TableSaveTests.table(url)
+            let rows = back.rows
             #expect(rows.count == lines.count + 1, "seed \(seed)")
             guard rows.count == lines.count + 1 else { continue }
             // No column split in two (a first-seen order may change: the new row may come first).
@@ -96,6 +90,26 @@ struct TableSaveJSONNestedTests {
             let filled = { (names: [String], values: [String]) in zip(names, values).filter { !$0.1.isEmpty }.map { "\($0.0)=\($0.1)" }.sorted() }
             #expect(filled(back.columns, rows[at]) == filled(columns, typed), "seed \(seed): \(saved[at])")
         }
+    }
+
+    @Test("V10: a row added with a value under a key that is a value in one line and an object in another is refused at the save, naming its row; the file is as it was")
+    func addedRowRefused() throws {
+        let text = "{\"a\":1}\n{\"a\":{\"b\":2}}\n"
+        let url = try TableSaveCaseTests.file(Array(text.utf8), "nested-refused.jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let (columns, original) = try TableSaveTests.table(url)
+        #expect(columns == ["a", "a.b"])
+        var edits = RowEdits()
+        let id = edits.add(at: 2)
+        edits.set(id, field: 0, to: Array("3".utf8))
+        edits.set(id, field: 1, to: Array("4".utf8))
+        do {
+            try TableSaveCaseTests.save(url, edits, rows: original.count, columns: columns)
+            Issue.record("saved a row that gives a both a value and an object")
+        } catch {
+            #expect(error.message == "\(url.path): row 3: \"a\" would hold both a value and an object")
+        }
+        #expect(try String(contentsOf: url, encoding: .utf8) == text)
     }
 
     @Test("V10: an added row's members: under one object per first key, in order; a key that would hold both a value and an object refused")

@@ -37,14 +37,9 @@ struct TableSaveJSONTests {
                 "{" + members.map { "\"\($0.0)\":" + (spaced ? " " : "") + $0.1 }.joined(separator: spaced ? ", " : ",") + "}"
             }
             let text = lines.map { render($0, spaced: spaced) }.joined(separator: "\n") + "\n"
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-savejson-\(getpid())-\(seed).jsonl")
-            try Data(text.utf8).write(to: url)
+            let url = try TableSaveCaseTests.file(Array(text.utf8), "savejson-\(seed).jsonl")
             defer { try? FileManager.default.removeItem(at: url) }
-            var table = try TableInput(try FileInput(path: url.path), options: FormatOptions().input)
-            var record = Record()
-            var original: [[String]] = []
-            while try table.next(into: &record) { original.append(record.strings) }
-            let columns = table.columns
+            let (columns, original) = try TableSaveTests.table(url)
             // The model: each row (its line number, or nil: added), its values by column, its changes.
             // (A deleted row stays in the order, as in the view, until the save leaves it out.)
             var model: [(line: Int?, values: [String], changes: [Int: String], id: Int, deleted: Bool)] = original.enumerated().map {
@@ -94,9 +89,8 @@ struct TableSaveJSONTests {
             }.joined(separator: "\n") + (model.isEmpty ? "" : "\n")
             let saved = try String(contentsOf: url, encoding: .utf8)
             #expect(saved == expected, "seed \(seed)")
-            var back = try TableInput(try FileInput(path: url.path), options: FormatOptions().input)
-            var rows: [[String]] = []
-            while try back.next(into: &record) { rows.append(record.strings) }
+            let back = try TableSaveTests.table(url)
+            let rows = back.rows
             let named = rows.map { Dictionary(uniqueKeysWithValues: zip(back.columns, $0)) }
             #expect(named.map { r in columns.map { r[$0] ?? "" } } == model.map(\.values), "seed \(seed)")
         }

@@ -228,11 +228,16 @@ struct TableSaveTests {
     }
 
     static func read(_ url: URL, _ options: FormatOptions) throws -> [[String]] {
+        try table(url, options).rows
+    }
+
+    /// The file's rows as the reader gives them, and its columns after the last row.
+    static func table(_ url: URL, _ options: FormatOptions = FormatOptions()) throws -> (columns: [String], rows: [[String]]) {
         var table = try TableInput(try FileInput(path: url.path), options: options.input)
         var record = Record()
         var rows: [[String]] = []
         while try table.next(into: &record) { rows.append(record.strings) }
-        return rows
+        return (table.columns, rows)
     }
 
     /// A row without its trailing empty fields (the reader pads short rows to the columns).
