@@ -186,11 +186,13 @@ extension PlainRenderer {
     /// The spaces before and after a number so its point lines up with the column's; when one of
     /// its parts is wider than the column's (a pipe's row after the sizing window) it is
     /// right-aligned instead, and when it is wider than the column, `lead` is negative.
+    @inline(__always)
     static func numberPadding(_ number: (integer: Int, fraction: Int, stripped: Bool), in column: CellSlot) -> (lead: Int, trail: Int) {
-        let lead = column.width - column.integer - column.fraction + (column.integer - number.integer)
-        let trail = column.fraction - number.fraction
+        // Widths of a line: no overflow to check.
+        let lead = column.width &- column.fraction &- number.integer
+        let trail = column.fraction &- number.fraction
         if lead >= 0 && trail >= 0 { return (lead, trail) }
-        return (column.width - number.integer - number.fraction, 0)
+        return (column.width &- number.integer &- number.fraction, 0)
     }
 
     /// How a number sits: the widths before and from its decimal separator, unit out or in.

@@ -179,14 +179,8 @@ extension PlainRenderer {
             while i < n && c[i] &- 0x30 <= 9 { i &+= 1 }
         }
         guard i == n || (i &+ 1 == n && c[i] == UInt8(ascii: "%")) else { return false }
-        let width = slot.pointee.width, fraction = slot.pointee.fraction
-        // `numberPadding`: the point under the column's, else right-aligned.
-        var lead = width &- fraction &- point
-        var trail = fraction &- (n &- point)
-        if lead < 0 || trail < 0 {
-            lead = width &- n
-            trail = 0
-        }
+        // The point under the column's, else right-aligned.
+        let (lead, trail) = Self.numberPadding((integer: point, fraction: n &- point, stripped: false), in: slot.pointee)
         guard lead >= 0 else { return false }
         let target = cursor.spaces(lead)
         TextBytes.copy(c, to: target, count: n)

@@ -209,11 +209,8 @@ extension ExactDecimal {
                         count &+= 1
                     }
                 }
-                let exponent = point &+ 1 &- cell.count
-                if count + exponent - min(scale ?? exponent, exponent) <= 18 {
-                    add(value, digits: count, exponent: exponent, negative: false)
-                    return
-                }
+                add(value, digits: count, exponent: point &+ 1 &- cell.count, negative: false)
+                return
             }
             guard !cell.isEmpty, !CellKind.isNullWord(cell) else { return }
             guard let shape = NumberShape.parse(cell), shape.kind != .percent else {
