@@ -125,6 +125,9 @@ final class GroupedPieceDrawing: @unchecked Sendable {
     private typealias Workspace = [(sink: ChunkSink, out: OutputBuffer)]
     private let workspaces = Locked<[Workspace]>([])
 
+    /// A group's chunk of the piece being drawn: where it is drawn, and by what.
+    private typealias Drawing = (sink: ChunkSink, out: OutputBuffer, renderer: any Renderer)
+
     private func drawPiece(_ k: Int) {
         let workspace = workspaces.withLock { $0.popLast() } ?? grouping.counts.map { _ in
             let sink = ChunkSink()
@@ -134,40 +137,8 @@ final class GroupedPieceDrawing: @unchecked Sendable {
             for (sink, _) in workspace { sink.bytes.removeAll(keepingCapacity: true) }
             workspaces.withLock { $0.append(workspace) }
         }
-        var drawing: [(sink: ChunkSink, out: OutputBuffer, renderer: any Renderer, plain: PlainRenderer?)?] = Array(repeating: nil, count: grouping.counts.count)
-        var read: (rows: Int, error: InputError?, byNotes: Int) = (0, nil, 0)
-        var unmet = false
-        do {
-            read = try rows.eachRow(k) { (fields) throws(OutputError) in
-                guard let g = grouping.group(of: fields) else {
-                    unmet = true  // not drawn into any group: said as the file changed
-                    return
-                }
-                let renderer: any Renderer, plain: PlainRenderer?
-                if let drawn = drawing[g] {
-                    (renderer, plain) = (drawn.renderer, drawn.plain)
-                } else {
-                    let (sink, out) = workspace[g]
-                    renderer = afterHeading.continuation(into: out)
-                    renderer.resume(atRow: grouping.before[k][g])
-                    plain = rowsInPlace ? renderer as? PlainRenderer : nil
-                    drawing[g] = (sink, out, renderer, plain)
-                }
-                if let plain { try plain.notedRow(fields) } else { try draw(renderer, fields) }
-            }
-        } catch {
-            preconditionFailure("drawing into memory cannot fail: \(error)")
-        }
-        var cuts = 0
-        var lost = false
-        var made: [Chunk?] = Array(repeating: nil, count: drawing.count)
-        for (g, chunk) in drawing.enumerated() {
-            guard let chunk else { continue }
-            do { try chunk.out.flush() } catch { preconditionFailure("drawing into memory cannot fail: \(error)") }
-            cuts += chunk.renderer.cutCells
-            let count = chunk.sink.bytes.count
-            if let place = store.keep(chunk.sink.bytes) { made[g] = Chunk(place: place, count: count) } else { lost = true }
-        }
+        let (drawing, read, unmet) = drawRows(k, into: workspace)
+        let (made, cuts, lost) = keepChunks(drawing)
         chunks.withLock { $0[k] = made }
         outcome.withLock {
             $0.cuts += cuts
@@ -176,12 +147,84 @@ final class GroupedPieceDrawing: @unchecked Sendable {
         }
     }
 
-    /// Chunk `k` of group `g`'s bytes (nil when the piece has none of its rows, or they were lost).
-    func bytes(_ k: Int, _ g: Int) -> ByteArray? {
-        guard let chunk = chunks.current[k][g] else { return nil }
+    /// Draws piece `k`'s rows, each into its group's chunk in `workspace`.
+    /// - Returns: per group, its chunk if the piece has rows of it; what was read; whether a row's
+    ///   value was not one the sizing pass met.
+    private func drawRows(_ k: Int, into workspace: Workspace) -> (drawing: [Drawing?], read: (rows: Int, error: InputError?, byNotes: Int), unmet: Bool) {
+        var drawing: [Drawing?] = Array(repeating: nil, count: grouping.counts.count)
+        // A plain renderer drawing rows in place, per group; held by `drawing`, so no reference
+        // is counted on every row.
+        var plains: [Unmanaged<PlainRenderer>?] = Array(repeating: nil, count: grouping.counts.count)
+        var read: (rows: Int, error: InputError?, byNotes: Int) = (0, nil, 0)
+        var unmet = false
+        do {
+            read = try rows.eachRow(k) { (fields) throws(OutputError) in
+                guard let g = grouping.group(of: fields) else {
+                    unmet = true  // not drawn into any group: said as the file changed
+                    return
+                }
+                if let plain = plains[g] {
+                    if let failure = plain._withUnsafeGuaranteedRef({ $0.drawNoted(fields) }) { throw failure }
+                    return
+                }
+                let renderer: any Renderer
+                if let drawn = drawing[g] {
+                    renderer = drawn.renderer
+                } else {
+                    let (sink, out) = workspace[g]
+                    renderer = afterHeading.continuation(into: out)
+                    renderer.resume(atRow: grouping.before[k][g])
+                    drawing[g] = (sink, out, renderer)
+                    if rowsInPlace, let plain = renderer as? PlainRenderer {
+                        plains[g] = Unmanaged.passUnretained(plain)
+                        return try plain.notedRow(fields)
+                    }
+                }
+                try draw(renderer, fields)
+            }
+        } catch {
+            preconditionFailure("drawing into memory cannot fail: \(error)")
+        }
+        return (drawing, read, unmet)
+    }
+
+    /// Each group's chunk drawn, kept in memory or on disk (`store`).
+    /// - Returns: per group, where its chunk is; the cells cut; whether a chunk could not be kept.
+    private func keepChunks(_ drawing: [Drawing?]) -> (made: [Chunk?], cuts: Int, lost: Bool) {
+        var cuts = 0
+        var lost = false
+        var made: [Chunk?] = Array(repeating: nil, count: drawing.count)
+        for (g, chunk) in drawing.enumerated() {
+            guard let chunk else { continue }
+            do { try chunk.out.flush() } catch { preconditionFailure("drawing into memory cannot fail: \(error)") }
+            cuts += chunk.renderer.cutCells
+            let count = chunk.sink.bytes.count
+            guard let place = store.keep(chunk.sink.bytes, compacting: false) else {
+                lost = true
+                continue
+            }
+            made[g] = Chunk(place: place, count: count)
+            if case .memory = place {
+                // Kept in its own block: the group's chunk of the next piece starts in a new one,
+                // with room for about as much (no copy as it grows).
+                chunk.sink.bytes = ByteArray()
+                chunk.sink.bytes.reserve(count + count / 4)
+            }
+        }
+        return (made, cuts, lost)
+    }
+
+    /// Writes chunk `k` of group `g` (nothing when the piece has none of its rows, or they were
+    /// lost), from memory or straight from the file it is kept in.
+    /// - Returns: false when the file could not be read back.
+    func write(_ k: Int, _ g: Int, to out: OutputBuffer) throws(OutputError) -> Bool {
+        guard let chunk = chunks.current[k][g] else { return true }
         switch chunk.place {
-        case .memory(let bytes): return bytes
-        case .file(let offset): return store.read(at: offset, count: chunk.count)
+        case .memory(let bytes):
+            try bytes.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
+            return true
+        case .file(let offset):
+            return try store.copy(at: offset, count: chunk.count, to: out)
         }
     }
 }
@@ -207,11 +250,15 @@ extension FormatRun {
                                       rowsInPlace: grouped.plan.mode == .table && options.headingsEvery == nil, budget: options.memoryLimit / 2)
         job.drawAll()
         let outcome = job.outcome.current
-        for g in grouping.counts.indices {
+        var unread = false
+        groups: for g in grouping.counts.indices {
             if g > 0 { try grouped.heading(grouping.values[g], count: grouping.counts[g]) }
             for k in 0..<pieces.count {
-                guard let bytes = job.bytes(k, g) else { continue }
-                try bytes.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
+                // A chunk that cannot be read back ends the output here, said below.
+                guard try job.write(k, g, to: out) else {
+                    unread = true
+                    break groups
+                }
             }
             renderer.resume(atRow: grouping.counts[g])
             try grouped.footer(g)
@@ -220,6 +267,8 @@ extension FormatRun {
         renderer.cutCells += outcome.cuts
         if let first = outcome.errors.min(by: { $0.key < $1.key }) {
             reader.keep(first.value)
+        } else if unread {
+            reader.keep(InputError(.readFailed, "cannot read back a temporary file for --group-by", source: TemporaryFiles.directory))
         } else if outcome.lost {
             reader.keep(InputError(.readFailed, "cannot write a temporary file for --group-by (set TMPDIR to a larger disk, or raise --memory-limit)",
                                    source: TemporaryFiles.directory))

@@ -93,6 +93,27 @@ public final class DescriptorSink: OutputSink {
         try bytes.withUnsafeBytes { (buffer) throws(OutputError) in try write(all: buffer) }
     }
 
+    /// Copies the file's bytes in the kernel (`sendfile`), on Linux, unless `fd` is one it
+    /// cannot write that way (a terminal, a file opened to append): then false, nothing written.
+    /// A source that ends before `count` bytes is a write error.
+    public func copy(fromFile source: Int32, offset: Int64, count: Int) throws(OutputError) -> Bool {
+        #if os(Linux)
+        var from = off_t(offset)
+        let end = off_t(offset) + off_t(count)
+        while from < end {
+            let n = sendfile(fd, source, &from, Int(min(end - from, 1 << 30)))
+            if n > 0 { continue }  // `from` has moved on
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 && from == off_t(offset) && [EINVAL, ENOSYS, EOPNOTSUPP].contains(errno) { return false }
+            if n < 0 && errno == EPIPE { throw .closed }
+            throw .failed(n < 0 ? systemMessage(errno) : "the file copied from ended early")
+        }
+        return true
+        #else
+        return false
+        #endif
+    }
+
     private func write(all bytes: UnsafeRawBufferPointer) throws(OutputError) {
         guard var p = bytes.baseAddress else { return }
         var left = bytes.count

@@ -65,7 +65,9 @@ struct NumberShape: Sendable, Equatable {
         let n = c.count
         guard n >= 3 && n <= 8, let base = c.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base)
-        // The cell's bytes, in order, and '0' in the bytes after them.
+        // The cell's bytes, in order, and '0' in the bytes after them. (`bytesInOrder` loads the
+        // same, but a call of it here is not inlined into the sizing loop: 4 M more instructions
+        // on the 100k-row CSV.)
         var word: UInt64
         if n == 8 {
             word = raw.loadUnaligned(as: UInt64.self)
@@ -84,6 +86,36 @@ struct NumberShape: Sendable, Equatable {
         guard point <= n &- 2, point <= 1 || base[0] != UInt8(ascii: "0"),
               TextBytes.allDigits(word ^ (points >> 7) &* 0x1E) else { return nil }
         return point
+    }
+
+    /// Bytes `base[0..<count]` (one to eight) as one word, in order from its lowest byte, zeros
+    /// above them (unlike `TextBytes.word`, which may hold a byte twice): two loads at most.
+    @inline(__always)
+    static func bytesInOrder(_ base: UnsafeRawPointer, count n: Int) -> UInt64 {
+        if n == 8 { return base.loadUnaligned(as: UInt64.self) }
+        if n >= 4 {
+            // The two loads overlap; a byte both hold is the same in each.
+            return UInt64(base.loadUnaligned(as: UInt32.self)) | UInt64(base.loadUnaligned(fromByteOffset: n &- 4, as: UInt32.self)) << UInt64(8 &* (n &- 4))
+        }
+        if n >= 2 {
+            return UInt64(base.loadUnaligned(as: UInt16.self)) | UInt64(base.loadUnaligned(fromByteOffset: n &- 2, as: UInt16.self)) << UInt64(8 &* (n &- 2))
+        }
+        return UInt64(base.load(as: UInt8.self))
+    }
+
+    /// The value of `count` (one to eight) decimal digits, ASCII, in order from `word`'s lowest
+    /// byte (`bytesInOrder`): three multiplications instead of a loop over the digits.
+    @inline(__always)
+    static func digitsValue(_ word: UInt64, count: Int) -> UInt64 {
+        // The digits moved to the top, the bytes below them read as leading zeros.
+        var v = (word << UInt64(8 &* (8 &- count))) & 0x0F0F_0F0F_0F0F_0F0F
+        // Each pair of bytes: the first (the lower, the higher digit) times 10 plus the second,
+        // in the pair's low byte (a byte only ever takes up to 9 + 10 × 9, no carry).
+        v = (v &* (1 &+ 10 << 8)) >> 8 & 0x00FF_00FF_00FF_00FF
+        // Each pair of those, 0…99: the first times 100 plus the second, in 16 bits.
+        v = (v &* (1 &+ 100 << 16)) >> 16 & 0x0000_FFFF_0000_FFFF
+        // The two halves, 0…9999: the first times 10,000 plus the second.
+        return (v &* (1 &+ 10_000 << 32)) >> 32
     }
 
     /// The full grammar: signs, currency before or after, grouping, decimal comma, exponent, units.

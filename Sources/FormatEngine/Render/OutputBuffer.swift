@@ -12,6 +12,16 @@ public enum OutputError: Error, Sendable, Equatable {
 public protocol OutputSink: AnyObject {
     /// Writes all of `bytes`.
     func write(_ bytes: RawSpan) throws(OutputError)
+
+    /// Writes `count` bytes of the regular file `fd` from `offset` without taking them through
+    /// this process, where the system can (Linux's `sendfile`).
+    /// - Returns: false, having written nothing, where it cannot: the caller then reads and
+    ///   writes them itself. (The default.)
+    func copy(fromFile fd: Int32, offset: Int64, count: Int) throws(OutputError) -> Bool
+}
+
+extension OutputSink {
+    public func copy(fromFile fd: Int32, offset: Int64, count: Int) throws(OutputError) -> Bool { false }
 }
 
 extension OutputSink {
@@ -203,6 +213,26 @@ public final class OutputBuffer {
         linesEnded &+= 1
         count = cursor.at - storage
         pendingSpaces = 0
+    }
+
+    /// Writes `count` bytes of the regular file `fd` from `offset` (after any held-back spaces):
+    /// straight from the file where the sink can (`OutputSink.copy(fromFile:)`), else read
+    /// through the buffer, a block at a time.
+    /// - Returns: false when the file could not be read to the end (what was read is written).
+    func copy(fromFile fd: Int32, at offset: Int64, count total: Int) throws(OutputError) -> Bool {
+        guard total > 0 else { return true }
+        if pendingSpaces > 0 { try flushSpaces() }
+        try flush()
+        if try sink.copy(fromFile: fd, offset: offset, count: total) { return true }
+        var done = 0
+        while done < total {
+            if count == capacity { try flush() }
+            let n = min(total &- done, capacity &- count)
+            guard readFully(fd, into: storage + count, count: n, at: offset + Int64(done)) else { return false }
+            count &+= n
+            done &+= n
+        }
+        return true
     }
 
     /// Sends what is buffered to the sink.

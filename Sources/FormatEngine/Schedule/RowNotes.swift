@@ -34,12 +34,15 @@ final class RowNotes: @unchecked Sendable {
     }
 
     /// Keeps one sizing piece's notes (on either thread).
+    /// - Parameter compacting: whether notes kept in memory are copied into a block of their size
+    ///   (else they are kept in their own block, its spare room counted against the budget).
     /// - Returns: where they are, or nil when they could not be kept.
-    func keep(_ notes: ByteArray) -> Place? {
+    func keep(_ notes: ByteArray, compacting: Bool = true) -> Place? {
         let count = notes.count
+        let held = compacting ? count : notes.capacity
         let spot = state.withLock { state -> (fd: Int32, offset: Int64)? in
-            if state.held + count <= budget {
-                state.held += count
+            if state.held + held <= budget {
+                state.held += held
                 return nil
             }
             if state.fd < 0 && !state.failed {
@@ -50,7 +53,7 @@ final class RowNotes: @unchecked Sendable {
             defer { state.written += Int64(count) }
             return (state.fd, state.written)
         }
-        guard let spot else { return .memory(notes.compacted()) }
+        guard let spot else { return .memory(compacting ? notes.compacted() : notes) }
         guard spot.fd >= 0 else { return nil }
         let failure = notes.withUnsafeBufferPointer { writeFully(spot.fd, from: UnsafeRawPointer($0.baseAddress), count: count, at: spot.offset) }
         return failure == 0 ? .file(spot.offset) : nil
@@ -59,6 +62,12 @@ final class RowNotes: @unchecked Sendable {
     /// Lets go of notes kept and not to be used (a piece read again joined with the one before).
     func forget(_ place: Place, count: Int) {
         if case .memory = place { state.withLock { $0.held -= count } }
+    }
+
+    /// Writes the `count` bytes written at `offset` to `out` (straight from the file where `out`'s
+    /// sink can take them so). - Returns: false when they could not all be read.
+    func copy(at offset: Int64, count: Int, to out: OutputBuffer) throws(OutputError) -> Bool {
+        try out.copy(fromFile: state.current.fd, at: offset, count: count)
     }
 
     /// `count` bytes of notes written at `offset`; nil when they cannot be read.

@@ -187,29 +187,32 @@ extension ExactDecimal {
         private var smallPositive: UInt64 = 0, smallNegative: UInt64 = 0
         private static let smallLimit: UInt64 = 1_000_000_000_000_000_000
 
-        /// Takes a cell: empty cells and placeholders add nothing, text ends the sum.
+        /// Takes a cell: empty cells and placeholders add nothing, text ends the sum. (Inlined: a
+        /// column whose sum has ended, such as text, costs its caller a test and no call.)
+        @inline(__always)
         mutating func add(_ cell: UnsafeBufferPointer<UInt8>) {
-            guard !notNumbers else { return }
+            if !notNumbers { addNumber(cell) }
+        }
+
+        private mutating func addNumber(_ cell: UnsafeBufferPointer<UInt8>) {
             if let base = cell.baseAddress, let length = NumberShape.shortWholeNumber(cell) {
                 // `7`, `1024`: the commonest number cell, read as a word.
-                var value: UInt64 = 0
-                for k in 0..<length { value = value &* 10 &+ UInt64(base[k] &- 0x30) }
+                let value = NumberShape.digitsValue(NumberShape.bytesInOrder(UnsafeRawPointer(base), count: length), count: length)
                 add(value, digits: value == 0 ? 0 : length, exponent: 0, negative: false)
                 return
             }
             if let base = cell.baseAddress, let point = NumberShape.shortDecimal(cell) {
-                // `373.55`, `.125`: the digits on both sides of the point, leading zeros skipped
-                // (as `walk` reads them); the last digit's exponent is minus the digits after it.
-                var value: UInt64 = 0
-                var count = 0
-                for k in 0..<cell.count where k != point {
-                    let digit = UInt64(base[k] &- 0x30)
-                    if count > 0 || digit != 0 {
-                        value = value &* 10 &+ digit
-                        count &+= 1
-                    }
-                }
-                add(value, digits: count, exponent: point &+ 1 &- cell.count, negative: false)
+                // `373.55`, `.125`: the digits on both sides of the point, read as one word with
+                // the point taken out. Its significant digits are those after its leading zeros (as
+                // `walk` reads them); the last digit's exponent is minus the digits after the point.
+                let word = NumberShape.bytesInOrder(UnsafeRawPointer(base), count: cell.count)
+                let below: UInt64 = point == 0 ? 0 : (1 << UInt64(8 &* point)) &- 1
+                let digits = word & below | (word >> UInt64(8 &* (point &+ 1))) << UInt64(8 &* point)
+                let count = cell.count &- 1  // two to seven digits
+                // Each digit's value, a byte each; leading zeros are the lowest bytes that are 0.
+                let values = (digits ^ SWAR.ones &* 0x30) & ((1 << UInt64(8 &* count)) &- 1)
+                let significant = values == 0 ? 0 : count &- values.trailingZeroBitCount >> 3
+                add(NumberShape.digitsValue(digits, count: count), digits: significant, exponent: point &+ 1 &- cell.count, negative: false)
                 return
             }
             guard !cell.isEmpty, !CellKind.isNullWord(cell) else { return }

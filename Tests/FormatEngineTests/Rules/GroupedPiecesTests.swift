@@ -32,6 +32,18 @@ struct GroupedPiecesTests {
         }
     }
 
+    /// One to eight bytes of digits, often with a point among them (first, not last); the digits
+    /// often zeros.
+    static func shortNumber(_ rng: inout SplitMix64) -> String {
+        let length = 1 + rng.below(8)
+        var text = (0..<length).map { _ in rng.below(3) == 0 ? "0" : String(rng.below(10)) }.joined()
+        if length >= 2 && rng.below(3) > 0 {
+            let point = rng.below(length - 1)
+            text = String(text.prefix(point)) + "." + String(text.dropFirst(point + 1))
+        }
+        return text
+    }
+
     /// A generated file: a group column, two number columns (one sometimes with text, or a
     /// percentage, so its sum ends), a text column; LF or CR LF; sometimes a short row.
     static func file(_ rng: inout SplitMix64, trial: Int, groups: Int) -> [UInt8] {
@@ -117,11 +129,12 @@ struct GroupedPiecesTests {
     func runningSums() {
         var rng = SplitMix64(seed: 0x6A2)
         for _ in 0..<2000 {
-            // Short decimals as `NumberShape.shortDecimal` takes them too (a point first, zeros
-            // before and after the digits), which the sum reads without the full parse.
-            let shortDecimals = [".125", "0.00", "10.50", ".5", "0.050", "9999.999", "0.0", "1.0000", "100.001"]
+            // Short whole numbers and decimals of every length and point place, as
+            // `NumberShape.shortWholeNumber` and `shortDecimal` take them (a point first, zeros
+            // before and after the digits), which the sum reads as a word without the full parse;
+            // some with leading zeros it leaves to the parse.
             let cells = (0..<(1 + rng.below(40))).map { _ in
-                rng.below(4) == 0 ? shortDecimals[rng.below(shortDecimals.count)] : Self.number(&rng).replacingOccurrences(of: "\"", with: "")
+                rng.below(2) == 0 ? Self.shortNumber(&rng) : Self.number(&rng).replacingOccurrences(of: "\"", with: "")
             }
             var parts = [ExactDecimal.Running(), ExactDecimal.Running(), ExactDecimal.Running()]
             for cell in cells {
@@ -138,6 +151,19 @@ struct GroupedPiecesTests {
             } else {
                 #expect(got == nil, "\(cells)")
             }
+        }
+    }
+
+    @Test("NumberShape.digitsValue reads one to eight digits, as bytesInOrder loads them, as their value (seeded)")
+    func digitsValue() {
+        var rng = SplitMix64(seed: 0x6A4)
+        for trial in 0..<20_000 {
+            let length = 1 + trial % 8
+            let text = (0..<length).map { _ in String(rng.below(3) == 0 ? [0, 9][rng.below(2)] : rng.below(10)) }.joined()
+            // Bytes after the digits that are not digits: the load must not take them in.
+            let bytes = Array(text.utf8) + Array("x.9".utf8)
+            let value = bytes.withUnsafeBytes { NumberShape.digitsValue(NumberShape.bytesInOrder($0.baseAddress!, count: length), count: length) }
+            #expect(value == UInt64(text), "\(text)")
         }
     }
 
