@@ -16,7 +16,7 @@ Inputs:
     controls, bidirectional controls, line breaks, long text; some large enough for pieces.
 Each file is given by name and, for a share of the cases, on standard input (a pipe).
 
-Usage: python3 scripts/diff-outputs.py OLD_BIN NEW_BIN [--paths markdown,list,pages,box,ansi,group,tsv,plain,sort]
+Usage: python3 scripts/diff-outputs.py OLD_BIN NEW_BIN [--paths markdown,list,pages,box,ansi,group,html,tsv,plain,sort]
        [--random N] [--seed S] [--jobs J] [--quick]
 Exit status 0 when every case matches; 1 with the first differences printed.
 """
@@ -48,6 +48,8 @@ PATHS = {
              ["--color", "always", "-w", "60", "--wrap", "2"]],
     "group": [["--group-by", "GROUP", "-w", "0"], ["--group-by", "GROUP", "-w", "70", "--style", "box"],
               ["--group-by", "GROUP", "-w", "0", "--color", "always"], ["--group-by", "GROUP", "-w", "0", "--footer", "none"]],
+    "html": [["-f", "html"], ["-f", "html", "--fragment"], ["-f", "html", "--group-by", "GROUP", "--wrap", "2"],
+             ["-f", "html", "--fragment", "--layout", "list"]],
     "tsv": [["-w", "0", "-i", "tsv"], ["-f", "markdown", "-i", "tsv"], ["--layout", "list", "-w", "80", "-i", "tsv"]],
     # Rows held, sorted, spilled to runs on disk (--memory-limit 1M), limited, a pipe's window.
     "sort": [["--sort", "GROUP", "-w", "0"], ["--sort", "-GROUP", "--group-by", "GROUP", "-w", "0"],

@@ -6,20 +6,41 @@
 enum HTMLText {
     /// Whether text may need escaping: it holds `"`, `&`, `'`, `<`, `>`, a C0 control or DEL,
     /// or a byte that may start what `Sanitize` escapes (0xC2 a C1 control, 0xE2 a bidirectional
-    /// control, 0xEF U+FEFF). Text without any is written as it is. One pass, each byte tested
-    /// against a bit set of those bytes (one 64-bit set per quarter of the byte range), without
-    /// a branch.
+    /// control, 0xEF U+FEFF). Text without any is written as it is. Eight bytes at a time
+    /// (`TextBytes.everyWord`): printable ASCII, the common cell, by the shorter test
+    /// (`isPlainASCIIWord`), any other text by `hasNoSpecialByte`.
     @inline(__always)
     static func mayNeedEscaping(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let low: UInt64 = 0xFFFF_FFFF | 1 << 0x22 | 1 << 0x26 | 1 << 0x27 | 1 << 0x3C | 1 << 0x3E
-        let ascii: UInt64 = 1 << 0x3F  // 0x7F
-        let leads: UInt64 = 1 << (0xC2 - 0xC0) | 1 << (0xE2 - 0xC0) | 1 << (0xEF - 0xC0)
-        var hits: UInt64 = 0
-        for byte in utf8 {
-            let set = byte < 0x40 ? low : byte < 0x80 ? ascii : byte < 0xC0 ? 0 : leads
-            hits |= set &>> UInt64(byte & 63)
-        }
-        return hits & 1 != 0
+        !utf8.isEmpty && !TextBytes.everyWord(utf8, isPlainASCIIWord) && !TextBytes.everyWord(utf8, hasNoSpecialByte)
+    }
+
+    /// Whether every byte of `word` is printable ASCII and none is `"`, `&`, `'`, `<` or `>`.
+    @inline(__always)
+    static func isPlainASCIIWord(_ word: UInt64) -> Bool {
+        guard TextBytes.allPrintableASCII(word) else { return false }
+        let ones = SWAR.ones
+        // Below 0x80 a byte b is at least a when b + (0x80 - a) has its high bit, at most z when
+        // b + (0x7F - z) has not. (`=`, between `<` and `>`, is taken with them: such text goes
+        // on to `hasNoSpecialByte`.)
+        let ampersandQuote = (word &+ ones &* (0x80 - 0x26)) & ~(word &+ ones &* (0x7F - 0x27))
+        let angles = (word &+ ones &* (0x80 - 0x3C)) & ~(word &+ ones &* (0x7F - 0x3E))
+        return (ampersandQuote | angles | SWAR.matches(word, ones &* 0x22)) & SWAR.highBits == 0
+    }
+
+    /// Whether no byte of `word` is one `mayNeedEscaping` looks for.
+    @inline(__always)
+    static func hasNoSpecialByte(_ word: UInt64) -> Bool {
+        let ones = SWAR.ones
+        // `&` and `'` as a range of the ASCII bytes, their high bit clear: there a byte b is at
+        // least a when b + (0x80 - a) has its high bit, at most z when b + (0x7F - z) has not, and
+        // no sum carries into the next byte. Bytes from 0x80 are taken out (`ascii`).
+        let low = word & SWAR.lowBits, ascii = ~word & SWAR.highBits
+        let ampersandQuote = (low &+ ones &* (0x80 - 0x26)) & ~(low &+ ones &* (0x7F - 0x27)) & ascii
+        // The others each found as a zero byte: exactly when there is none, any found.
+        let others = SWAR.matches(word, ones &* 0x22) | SWAR.matches(word, ones &* 0x3C) | SWAR.matches(word, ones &* 0x3E)
+            | SWAR.lessThan(word, 0x20) | SWAR.matches(word, ones &* 0x7F)
+            | SWAR.matches(word, ones &* 0xC2) | SWAR.matches(word, ones &* 0xE2) | SWAR.matches(word, ones &* 0xEF)
+        return (ampersandQuote | others) & SWAR.highBits == 0
     }
 
     /// How a text's line breaks (and, on a page, its controls) are written.

@@ -15,20 +15,11 @@ extension MarkdownRenderer {
     /// True when every byte is printable ASCII (so `Sanitize.needsEscaping` is false) and none is
     /// `&`, `*`, `<`, one of `[` `\\` `]` `^` `_` backtick, or one of `|` `}` `~`: the text holds
     /// nothing `inline` looks at. False may be wrong the other way (`]`, `^` and `}` are taken as
-    /// markup here), which only sends the text to the byte test. Eight bytes a word, short text
-    /// as one word (`TextBytes.word`), the last word overlapping the one before.
+    /// markup here), which only sends the text to the byte test. Eight bytes a word
+    /// (`TextBytes.everyWord`).
     @inline(__always)
     static func isPlainASCIIText(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
-        let count = utf8.count
-        guard let base = utf8.baseAddress, count > 0 else { return false }
-        let raw = UnsafeRawPointer(base)
-        if count < 8 { return isPlainASCIIWord(TextBytes.word(raw, count: count)) }
-        var index = 0
-        while index &+ 8 < count {
-            guard isPlainASCIIWord(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) else { return false }
-            index &+= 8
-        }
-        return isPlainASCIIWord(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+        TextBytes.everyWord(utf8, isPlainASCIIWord)
     }
 
     /// `isPlainASCIIText` of one word. Once every byte is printable ASCII (below 0x80), a byte

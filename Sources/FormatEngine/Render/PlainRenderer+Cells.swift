@@ -158,8 +158,18 @@ extension PlainRenderer {
             return
         }
         if width > column.width { cutCells += 1 }
+        if ascii != nil && plan.ellipsis == .end { return try cutPrintableASCII(cell, width: column.width) }
         let line = measure.fit(utf8: cell, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
         try place(line, width: column.width, right: column.right)
+    }
+
+    /// Printable ASCII wider than its column, cut at its end as `DisplayWidth.fit` cuts it (its
+    /// first bytes, then `…`, filling the column), written from its bytes without a `String`.
+    private func cutPrintableASCII(_ cell: UnsafeBufferPointer<UInt8>, width: Int) throws(OutputError) {
+        // A column narrower than `…` takes the first bytes alone.
+        let head = ellipsisWidth <= width ? width &- ellipsisWidth : width
+        try out.write(UnsafeBufferPointer(rebasing: cell[0..<min(head, cell.count)]))
+        if ellipsisWidth <= width { try out.write(String(DisplayWidth.ellipsis)) }
     }
 
     /// Whether a cell, were it a number, would end at the right edge of its numeric column (its

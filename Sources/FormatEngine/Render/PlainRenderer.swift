@@ -62,6 +62,9 @@ final class PlainRenderer: Renderer {
     enum LastLine { case headings, rows, spanning }
     private(set) var lastLine: LastLine = .headings
 
+    /// The columns `…` takes (two where East Asian ambiguous characters are two columns wide).
+    let ellipsisWidth: Int
+
     /// `─`, or `-` where East Asian ambiguous characters are two columns wide (`--ambiguous-wide`).
     var ruleCharacter: String { measure.ambiguousIsWide ? "-" : "─" }
 
@@ -72,6 +75,7 @@ final class PlainRenderer: Renderer {
         self.plan = plan
         self.out = out
         self.measure = measure
+        ellipsisWidth = measure.width(of: DisplayWidth.ellipsis)
         self.style = style
         bordered = style.hasBorders
         edges = Edges(style, ansi: ansi)

@@ -233,6 +233,23 @@ enum TextBytes {
             | SWAR.matches(word, 0xE2 &* SWAR.ones) | SWAR.matches(word, 0xEF &* SWAR.ones) != 0
     }
 
+    /// Whether `test` holds for every word of `utf8` (not empty): eight bytes at a time, the last
+    /// word overlapping the one before, text under eight bytes as one word (`word`, some bytes
+    /// twice). For a test of each byte alone ("no byte is …").
+    @inline(__always)
+    static func everyWord(_ utf8: UnsafeBufferPointer<UInt8>, _ test: (UInt64) -> Bool) -> Bool {
+        let count = utf8.count
+        guard let base = utf8.baseAddress, count > 0 else { return false }
+        let raw = UnsafeRawPointer(base)
+        if count < 8 { return test(word(raw, count: count)) }
+        var index = 0
+        while index &+ 8 < count {
+            guard test(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) else { return false }
+            index &+= 8
+        }
+        return test(raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self))
+    }
+
     /// A run of 1 to 7 bytes as one word, in two overlapping loads that stay inside the run: the
     /// word holds only bytes of the run (some twice), so a per-byte test of the word ("every byte
     /// is …", "some byte is …") is that test of the run. Short cells take one test, no loop.

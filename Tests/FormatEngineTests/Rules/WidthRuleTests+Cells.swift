@@ -46,6 +46,45 @@ extension WidthRuleTests {
         #expect(RuleKit.plan(csv, width: 0).headingLines == 1)
     }
 
+    @Test("C7: printable ASCII wider than its column is cut at its end, its first bytes and `…` filling the column; what fits is whole (generated, `…` one and two columns wide)")
+    func asciiCutAtEnd() {
+        var rng = SplitMix64(seed: 0xC7C7)
+        let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        let inner = letters + Array("0123456789 !#$%&'()*+-./:;<=>?@[]^_{|}~`\"")
+        for trial in 0..<200 {
+            let ambiguousWide = trial % 2 == 1
+            let notes = (0..<(1 + rng.below(12))).map { _ -> String in
+                let length = 1 + [rng.below(8), rng.below(40), rng.below(200)][rng.below(3)]
+                // A letter first and last: neither a number nor a null word, no edge spaces.
+                let middle = (0..<max(0, length - 2)).map { _ in inner[rng.below(inner.count)] }
+                return String(letters[rng.below(letters.count)]) + String(middle) + (length > 1 ? String(letters[rng.below(letters.count)]) : "")
+            }
+            let csv = "id,note\n" + notes.enumerated().map { "\($0.offset + 1),\"\($0.element.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: "\n") + "\n"
+            let lines = RuleKit.outputLines(csv, width: 12 + rng.below(50)) {
+                $0.layout = .table
+                $0.ambiguousWide = ambiguousWide
+            }
+            // The rule under the headings: a run of rule characters per column.
+            guard let ruleAt = lines.firstIndex(where: { $0.hasPrefix("─") || $0.hasPrefix("-") }) else {
+                Issue.record("no heading rule: \(lines)")
+                continue
+            }
+            let runs = lines[ruleAt].split(separator: " ", omittingEmptySubsequences: true)
+            guard runs.count == 2 else {
+                Issue.record("two columns expected: \(lines)")
+                continue
+            }
+            let noteStart = lines[ruleAt].count - runs[1].count
+            let noteWidth = runs[1].count
+            let ellipsisWidth = ambiguousWide ? 2 : 1
+            for (row, note) in zip(lines[(ruleAt + 1)...], notes) {
+                let cell = String(row.dropFirst(noteStart))
+                let expected = note.count <= noteWidth ? note : String(note.prefix(noteWidth - ellipsisWidth)) + "…"
+                #expect(cell == expected, "trial \(trial), column \(noteWidth)")
+            }
+        }
+    }
+
     // MARK: - C6 cell lines
 
     @Test("C6: one line per cell by default")
