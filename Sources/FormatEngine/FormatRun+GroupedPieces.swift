@@ -104,8 +104,16 @@ final class GroupedPieceDrawing: @unchecked Sendable {
     let chunks: Locked<[[Chunk?]]>
     /// Cells cut, the first error reading a piece (by piece), a chunk that could not be kept.
     let outcome = Locked((cuts: 0, errors: [Int: InputError](), lost: false))
+    /// The first group's chunks go to `out`, whose group heading is written, in the pieces'
+    /// order as they are drawn: each as soon as the pieces before it are written, none kept.
+    /// `waiting`: the chunks drawn before their turn; `error`: the output's, which stops the drawing.
+    private let first: Locked<(next: Int, waiting: [Int: ByteArray], error: OutputError?)>
+    private let out: OutputBuffer
 
-    init(rows: PieceRows, grouping: PieceGroups, afterHeading: any Renderer, draw: @escaping TableFormatter.Draw, rowsInPlace: Bool = false, budget: Int) {
+    init(rows: PieceRows, grouping: PieceGroups, afterHeading: any Renderer, draw: @escaping TableFormatter.Draw, rowsInPlace: Bool = false, budget: Int,
+         out: OutputBuffer) {
+        self.out = out
+        first = Locked((0, [:], nil))
         self.rows = rows
         name = rows.name
         self.grouping = grouping
@@ -116,9 +124,11 @@ final class GroupedPieceDrawing: @unchecked Sendable {
         chunks = Locked(Array(repeating: Array(repeating: nil, count: grouping.counts.count), count: rows.pieces.count))
     }
 
-    /// Draws every piece, on both cores.
-    func drawAll() {
+    /// Draws every piece, on both cores, the first group's rows written to the output meanwhile.
+    /// - Throws: the output's error, once the drawing has stopped.
+    func drawAll() throws(OutputError) {
         FilePieces.onBothCores(count: rows.pieces.count) { k in self.drawPiece(k) }
+        if let error = first.current.error { throw error }
     }
 
     /// Per group, a sink and its buffer, reused from piece to piece (no fresh pages for each).
@@ -129,6 +139,7 @@ final class GroupedPieceDrawing: @unchecked Sendable {
     private typealias Drawing = (sink: ChunkSink, out: OutputBuffer, renderer: any Renderer)
 
     private func drawPiece(_ k: Int) {
+        guard first.current.error == nil else { return }  // the output is gone: nothing more to draw
         let workspace = workspaces.withLock { $0.popLast() } ?? grouping.counts.map { _ in
             let sink = ChunkSink()
             return (sink, OutputBuffer(sink))
@@ -138,7 +149,7 @@ final class GroupedPieceDrawing: @unchecked Sendable {
             workspaces.withLock { $0.append(workspace) }
         }
         let (drawing, read, unmet) = drawRows(k, into: workspace)
-        let (made, cuts, lost) = keepChunks(drawing)
+        let (made, cuts, lost) = keepChunks(k, drawing)
         chunks.withLock { $0[k] = made }
         outcome.withLock {
             $0.cuts += cuts
@@ -188,16 +199,24 @@ final class GroupedPieceDrawing: @unchecked Sendable {
         return (drawing, read, unmet)
     }
 
-    /// Each group's chunk drawn, kept in memory or on disk (`store`).
+    /// Piece `k`'s chunk of each group drawn: the first group's written (`writeFirst`), the
+    /// others kept in memory or on disk (`store`).
     /// - Returns: per group, where its chunk is; the cells cut; whether a chunk could not be kept.
-    private func keepChunks(_ drawing: [Drawing?]) -> (made: [Chunk?], cuts: Int, lost: Bool) {
+    private func keepChunks(_ k: Int, _ drawing: [Drawing?]) -> (made: [Chunk?], cuts: Int, lost: Bool) {
         var cuts = 0
         var lost = false
         var made: [Chunk?] = Array(repeating: nil, count: drawing.count)
         for (g, chunk) in drawing.enumerated() {
-            guard let chunk else { continue }
+            guard let chunk else {
+                if g == 0 { writeFirst(k, nil) }
+                continue
+            }
             do { try chunk.out.flush() } catch { preconditionFailure("drawing into memory cannot fail: \(error)") }
             cuts += chunk.renderer.cutCells
+            if g == 0 {
+                writeFirst(k, chunk.sink)
+                continue
+            }
             let count = chunk.sink.bytes.count
             guard let place = store.keep(chunk.sink.bytes, compacting: false) else {
                 lost = true
@@ -212,6 +231,35 @@ final class GroupedPieceDrawing: @unchecked Sendable {
             }
         }
         return (made, cuts, lost)
+    }
+
+    /// Piece `k`'s chunk of the first group (nil: none of its rows), written when the pieces
+    /// before it are, with any after it drawn already; else held until then, in its own block.
+    private func writeFirst(_ k: Int, _ sink: ChunkSink?) {
+        first.withLock { state in
+            guard k == state.next else {
+                state.waiting[k] = sink?.bytes ?? ByteArray()
+                if let sink {
+                    let count = sink.bytes.count
+                    sink.bytes = ByteArray()
+                    sink.bytes.reserve(count + count / 4)
+                }
+                return
+            }
+            var bytes = sink?.bytes
+            while true {
+                if let chunk = bytes, state.error == nil {
+                    do throws(OutputError) {
+                        try chunk.withUnsafeBufferPointer { (chunk) throws(OutputError) in try out.write(chunk) }
+                    } catch {
+                        state.error = error
+                    }
+                }
+                state.next += 1
+                guard let after = state.waiting.removeValue(forKey: state.next) else { break }
+                bytes = after
+            }
+        }
     }
 
     /// Writes chunk `k` of group `g` (nothing when the piece has none of its rows, or they were
@@ -247,13 +295,14 @@ extension FormatRun {
         try grouped.heading(grouping.values[0], count: grouping.counts[0])
         let job = GroupedPieceDrawing(rows: PieceRows(pieces: pieces, like: reader.table, name: input.name), grouping: grouping,
                                       afterHeading: renderer.continuation(into: OutputBuffer(MemorySink())), draw: grouped.draw,
-                                      rowsInPlace: grouped.plan.mode == .table && options.headingsEvery == nil, budget: options.memoryLimit / 2)
-        job.drawAll()
+                                      rowsInPlace: grouped.plan.mode == .table && options.headingsEvery == nil, budget: options.memoryLimit / 2,
+                                      out: out)
+        try job.drawAll()
         let outcome = job.outcome.current
         var unread = false
         groups: for g in grouping.counts.indices {
             if g > 0 { try grouped.heading(grouping.values[g], count: grouping.counts[g]) }
-            for k in 0..<pieces.count {
+            for k in 0..<pieces.count where g > 0 {  // the first group's are written already
                 // A chunk that cannot be read back ends the output here, said below.
                 guard try job.write(k, g, to: out) else {
                     unread = true

@@ -154,6 +154,44 @@ struct GroupedPiecesTests {
         }
     }
 
+    /// A sink whose writes fail after the first `after`, counting the writes tried.
+    final class CountingSink: OutputSink {
+        let failure: OutputError
+        let after: Int
+        var tried = 0
+        init(_ failure: OutputError, after: Int) {
+            self.failure = failure
+            self.after = after
+        }
+        func write(_ bytes: RawSpan) throws(OutputError) {
+            tried += 1
+            if tried > after { throw failure }
+        }
+    }
+
+    @Test("W12, E3: an output that fails while the first group is written as it is drawn stops the run with its error (closed: quietly), writing no more")
+    func outputFailsMidGroup() throws {
+        var csv = "id,grp,amount\n"
+        for r in 0..<40_000 { csv += "\(r),\(r % 3 == 0 ? "b" : "a"),\(r % 1000).25 padding padding padding\n" }
+        let url = try FilePiecesTests.file(Array(csv.utf8))
+        for failure in [OutputError.closed, .failed("disk full")] {
+            var options = FormatOptions()
+            options.width = 0
+            options.groupBy = ColumnReference("grp")
+            options.pipeline.pieceBytes = 20_000
+            let sink = CountingSink(failure, after: 3)
+            let input = try FileInput(path: url.path)
+            do {
+                _ = try TableFormatter.run(input, options: options, output: sink)
+                Issue.record("no error thrown")
+            } catch {
+                #expect(error.kind == (failure == .closed ? .outputClosed : .ioFailed), "\(error)")
+            }
+            // About 2 MB of output in 64 KiB blocks: the drawing stopped at the failed write.
+            #expect(sink.tried == 4, "\(failure)")
+        }
+    }
+
     @Test("NumberShape.digitsValue reads one to eight digits, as bytesInOrder loads them, as their value (seeded)")
     func digitsValue() {
         var rng = SplitMix64(seed: 0x6A4)
