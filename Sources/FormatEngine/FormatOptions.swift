@@ -139,6 +139,10 @@ struct PipelineTuning: Sendable {
     /// The most bytes of the sizing pass's notes of where fields lie held in memory; past it they
     /// go to a temporary file (nil: `RowNotes.defaultBudget`).
     var notesBudget: Int?
+    /// Tests: `--group-by` in pieces draws its pieces one at a time in this order (given their
+    /// count) instead of on both cores as they come, so that pieces finish out of turn whatever
+    /// the timing.
+    var groupedDrawOrder: (@Sendable (Int) -> [Int])?
 }
 
 /// What reading needs of the options (the Input stage sees nothing of the output's).

@@ -105,15 +105,21 @@ final class GroupedPieceDrawing: @unchecked Sendable {
     /// Cells cut, the first error reading a piece (by piece), a chunk that could not be kept.
     let outcome = Locked((cuts: 0, errors: [Int: InputError](), lost: false))
     /// The first group's chunks go to `out`, whose group heading is written, in the pieces'
-    /// order as they are drawn: each as soon as the pieces before it are written, none kept.
-    /// `waiting`: the chunks drawn before their turn; `error`: the output's, which stops the drawing.
-    private let first: Locked<(next: Int, waiting: [Int: ByteArray], error: OutputError?)>
+    /// order as they are drawn: each as soon as the pieces before it are written. `waiting`: those
+    /// drawn before their turn, kept meanwhile as the other groups' are (`keep`; nil: none of the
+    /// piece's rows, or lost); `error`: the output's, which stops the drawing; `unread`: a chunk
+    /// that could not be read back, which stops the writing.
+    private let first: Locked<(next: Int, waiting: [Int: Chunk?], error: OutputError?, unread: Bool)>
     private let out: OutputBuffer
 
+    /// Tests: the order the pieces are drawn in, one at a time (`PipelineTuning.groupedDrawOrder`).
+    private let order: (@Sendable (Int) -> [Int])?
+
     init(rows: PieceRows, grouping: PieceGroups, afterHeading: any Renderer, draw: @escaping TableFormatter.Draw, rowsInPlace: Bool = false, budget: Int,
-         out: OutputBuffer) {
+         out: OutputBuffer, order: (@Sendable (Int) -> [Int])? = nil) {
         self.out = out
-        first = Locked((0, [:], nil))
+        self.order = order
+        first = Locked((0, [:], nil, false))
         self.rows = rows
         name = rows.name
         self.grouping = grouping
@@ -125,10 +131,18 @@ final class GroupedPieceDrawing: @unchecked Sendable {
     }
 
     /// Draws every piece, on both cores, the first group's rows written to the output meanwhile.
+    /// - Returns: false when a chunk of the first group could not be read back (the output stops
+    ///   there).
     /// - Throws: the output's error, once the drawing has stopped.
-    func drawAll() throws(OutputError) {
-        FilePieces.onBothCores(count: rows.pieces.count) { k in self.drawPiece(k) }
-        if let error = first.current.error { throw error }
+    func drawAll() throws(OutputError) -> Bool {
+        if let order {
+            for k in order(rows.pieces.count) { drawPiece(k) }
+        } else {
+            FilePieces.onBothCores(count: rows.pieces.count) { k in self.drawPiece(k) }
+        }
+        let state = first.current
+        if let error = state.error { throw error }
+        return !state.unread
     }
 
     /// Per group, a sink and its buffer, reused from piece to piece (no fresh pages for each).
@@ -214,51 +228,70 @@ final class GroupedPieceDrawing: @unchecked Sendable {
             do { try chunk.out.flush() } catch { preconditionFailure("drawing into memory cannot fail: \(error)") }
             cuts += chunk.renderer.cutCells
             if g == 0 {
-                writeFirst(k, chunk.sink)
+                if !writeFirst(k, chunk.sink) { lost = true }
                 continue
             }
-            let count = chunk.sink.bytes.count
-            guard let place = store.keep(chunk.sink.bytes, compacting: false) else {
-                lost = true
-                continue
-            }
-            made[g] = Chunk(place: place, count: count)
-            if case .memory = place {
-                // Kept in its own block: the group's chunk of the next piece starts in a new one,
-                // with room for about as much (no copy as it grows).
-                chunk.sink.bytes = ByteArray()
-                chunk.sink.bytes.reserve(count + count / 4)
-            }
+            made[g] = keep(chunk.sink)
+            if made[g] == nil { lost = true }
         }
         return (made, cuts, lost)
     }
 
+    /// Keeps a chunk drawn in `sink` (`store`): in memory in the block it was drawn in, the sink
+    /// then going on in a new one with room for about as much (no copy as it grows), or on disk.
+    /// Nil when it could not be kept.
+    private func keep(_ sink: ChunkSink) -> Chunk? {
+        let count = sink.bytes.count
+        guard let place = store.keep(sink.bytes, compacting: false) else { return nil }
+        if case .memory = place {
+            sink.bytes = ByteArray()
+            sink.bytes.reserve(count + count / 4)
+        }
+        return Chunk(place: place, count: count)
+    }
+
+    /// Writes a kept chunk, from memory or straight from the file it is kept in.
+    /// - Returns: false when the file could not be read back.
+    private func write(_ chunk: Chunk, to out: OutputBuffer) throws(OutputError) -> Bool {
+        switch chunk.place {
+        case .memory(let bytes):
+            try bytes.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
+            return true
+        case .file(let offset):
+            return try store.copy(at: offset, count: chunk.count, to: out)
+        }
+    }
+
     /// Piece `k`'s chunk of the first group (nil: none of its rows), written when the pieces
-    /// before it are, with any after it drawn already; else held until then, in its own block.
-    private func writeFirst(_ k: Int, _ sink: ChunkSink?) {
+    /// before it are, with any after it drawn already; else kept until then (`keep`, within the
+    /// budget, and let go once written). - Returns: false when it could not be kept.
+    private func writeFirst(_ k: Int, _ sink: ChunkSink?) -> Bool {
         first.withLock { state in
             guard k == state.next else {
-                state.waiting[k] = sink?.bytes ?? ByteArray()
-                if let sink {
-                    let count = sink.bytes.count
-                    sink.bytes = ByteArray()
-                    sink.bytes.reserve(count + count / 4)
-                }
-                return
+                let kept: Chunk? = sink.flatMap(keep)
+                state.waiting.updateValue(kept, forKey: k)  // nil kept too: the piece is done
+                return sink == nil || kept != nil
             }
-            var bytes = sink?.bytes
-            while true {
-                if let chunk = bytes, state.error == nil {
+            if let sink, state.error == nil && !state.unread {
+                do throws(OutputError) {
+                    try sink.bytes.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
+                } catch {
+                    state.error = error
+                }
+            }
+            state.next += 1
+            while let after = state.waiting.removeValue(forKey: state.next) {
+                if let chunk = after, state.error == nil && !state.unread {
                     do throws(OutputError) {
-                        try chunk.withUnsafeBufferPointer { (chunk) throws(OutputError) in try out.write(chunk) }
+                        state.unread = try !write(chunk, to: out)
                     } catch {
                         state.error = error
                     }
+                    store.forget(chunk.place)
                 }
                 state.next += 1
-                guard let after = state.waiting.removeValue(forKey: state.next) else { break }
-                bytes = after
             }
+            return true
         }
     }
 
@@ -267,13 +300,7 @@ final class GroupedPieceDrawing: @unchecked Sendable {
     /// - Returns: false when the file could not be read back.
     func write(_ k: Int, _ g: Int, to out: OutputBuffer) throws(OutputError) -> Bool {
         guard let chunk = chunks.current[k][g] else { return true }
-        switch chunk.place {
-        case .memory(let bytes):
-            try bytes.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
-            return true
-        case .file(let offset):
-            return try store.copy(at: offset, count: chunk.count, to: out)
-        }
+        return try write(chunk, to: out)
     }
 }
 
@@ -296,11 +323,10 @@ extension FormatRun {
         let job = GroupedPieceDrawing(rows: PieceRows(pieces: pieces, like: reader.table, name: input.name), grouping: grouping,
                                       afterHeading: renderer.continuation(into: OutputBuffer(MemorySink())), draw: grouped.draw,
                                       rowsInPlace: grouped.plan.mode == .table && options.headingsEvery == nil, budget: options.memoryLimit / 2,
-                                      out: out)
-        try job.drawAll()
+                                      out: out, order: options.pipeline.groupedDrawOrder)
+        var unread = try !job.drawAll()
         let outcome = job.outcome.current
-        var unread = false
-        groups: for g in grouping.counts.indices {
+        groups: for g in grouping.counts.indices where !unread {
             if g > 0 { try grouped.heading(grouping.values[g], count: grouping.counts[g]) }
             for k in 0..<pieces.count where g > 0 {  // the first group's are written already
                 // A chunk that cannot be read back ends the output here, said below.

@@ -64,6 +64,12 @@ final class RowNotes: @unchecked Sendable {
         if case .memory = place { state.withLock { $0.held -= count } }
     }
 
+    /// Lets go of bytes kept without compacting once they are used: memory they held is free for
+    /// others within the budget (a file's bytes stay where they are).
+    func forget(_ place: Place) {
+        if case .memory(let bytes) = place { state.withLock { $0.held -= bytes.capacity } }
+    }
+
     /// Writes the `count` bytes written at `offset` to `out` (straight from the file where `out`'s
     /// sink can take them so). - Returns: false when they could not all be read.
     func copy(at offset: Int64, count: Int, to out: OutputBuffer) throws(OutputError) -> Bool {

@@ -169,6 +169,26 @@ struct GroupedPiecesTests {
         }
     }
 
+    @Test("W12, P1: pieces drawn out of turn (one at a time, in a shuffled order) print what the rows grouped whole print, their chunks kept in memory or on disk (seeded)")
+    func drawnOutOfTurn() throws {
+        var rng = SplitMix64(seed: 0x6A7)
+        for trial in 0..<12 {
+            let url = try FilePiecesTests.file(Self.file(&rng, trial: trial, groups: 1 + rng.below(Self.values.count)))
+            let whole = try Self.run(url, pieceBytes: nil) { _ in }
+            let seed = rng.next()
+            let shuffled: @Sendable (Int) -> [Int] = { count in
+                var order = SplitMix64(seed: seed)
+                return Array(0..<count).shuffled(using: &order)
+            }
+            for (size, memory) in [(97, 64 << 20), (400, 64 << 20), (300, 4096)] {
+                let pieced = try Self.run(url, pieceBytes: size, memory: memory) { $0.pipeline.groupedDrawOrder = shuffled }
+                #expect(pieced.pieces > 1)
+                #expect(pieced.text == whole.text, "trial \(trial), pieces of \(size), memory \(memory)")
+                #expect(pieced.error == whole.error)
+            }
+        }
+    }
+
     @Test("W12, E3: an output that fails while the first group is written as it is drawn stops the run with its error (closed: quietly), writing no more")
     func outputFailsMidGroup() throws {
         var csv = "id,grp,amount\n"
