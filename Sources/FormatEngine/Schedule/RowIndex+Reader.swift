@@ -86,7 +86,8 @@ extension RowIndex {
                 let lengths = notes + at
                 let base = UnsafePointer(stream.storage + stream.pos)
                 var misplaced: UInt8 = 0
-                for i in 0..<count {
+                /// Places field `i`, its quotes checked.
+                @inline(__always) func place(_ i: Int) {
                     let length = Int(lengths[i])
                     if quotes & 1 != 0 {
                         misplaced |= (base[start] ^ 0x22) | (base[start &+ length &+ 1] ^ 0x22)
@@ -99,9 +100,16 @@ extension RowIndex {
                         ends[i] = start
                     }
                     quotes >>= 1
-                    if i &+ 1 < count { misplaced |= base[start] ^ delimiter }
+                }
+                // Each field but the last followed by a delimiter (the last by the line break,
+                // checked below).
+                for i in 0..<(count &- 1) {
+                    place(i)
+                    misplaced |= base[start] ^ delimiter
                     start &+= 1
                 }
+                place(count &- 1)
+                start &+= 1
                 guard misplaced == 0 else { throw changed }
                 at &+= count
                 checked = true
