@@ -70,7 +70,12 @@ extension ColumnProfiler {
                         if !columns[c].noteDateOrBoolean(cell, trackWords: trackWords) { columns[c].note(cell, measure: measure, trackWords: trackWords) }
                     }
                 } else {
-                    for r in 0..<rowCount { columns[c].note(batch.cell(r, c, in: buffer), measure: measure, trackWords: trackWords) }
+                    // A short number (the commonest cell of such a column) noted in the loop; any
+                    // other cell through `note`, which tries it again.
+                    for r in 0..<rowCount {
+                        let cell = batch.cell(r, c, in: buffer)
+                        if !columns[c].noteShortNumber(cell, trackWords: trackWords) { columns[c].note(cell, measure: measure, trackWords: trackWords) }
+                    }
                 }
             }
         }

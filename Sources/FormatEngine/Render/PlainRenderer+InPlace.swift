@@ -104,12 +104,14 @@ extension PlainRenderer {
         return out.cursor()
     }
 
-    /// Draws a common non-ASCII cell through `cursor` (`commonTextCell`, out of the row loop: it
-    /// is the less common cell), its bytes already copied where a left-aligned cell goes when
-    /// `copied`. False, nothing written, for any other cell.
+    /// Draws a common non-ASCII cell of input column `column` through `cursor` (`commonTextCell`,
+    /// out of the row loop: it is the less common cell), its bytes already copied where a
+    /// left-aligned cell goes when `copied`; measured once for each text met again
+    /// (`CommonWidthCache`). False, nothing written, for any other cell.
     @inline(never)
-    private func commonInPlace(_ cell: UnsafeBufferPointer<UInt8>, width: Int, right: Bool, copied: Bool, _ cursor: inout OutputBuffer.Cursor) -> Bool {
-        guard let source = cell.baseAddress, let shown = measure.commonWidth(cell), shown <= width else { return false }
+    private func commonInPlace(_ cell: UnsafeBufferPointer<UInt8>, column: Int, width: Int, right: Bool, copied: Bool,
+                               _ cursor: inout OutputBuffer.Cursor) -> Bool {
+        guard let source = cell.baseAddress, let shown = widthCache.width(cell, column: column), shown <= width else { return false }
         // Copied already (left-aligned): the spaces before it are written, and written again
         // a word at a time they would reach into its bytes.
         let inPlace = copied && !right
@@ -140,7 +142,7 @@ extension PlainRenderer {
             }
             // Not printable ASCII (or more bytes than the column is wide): the common non-ASCII
             // text, its bytes already in place when they were copied.
-            return commonInPlace(cell, width: width, right: false, copied: copied, &cursor)
+            return commonInPlace(cell, column: slot.pointee.source, width: width, right: false, copied: copied, &cursor)
         case .rightEdge:
             if n <= width && Self.endsLikeColumn(cell, slot.pointee) {
                 let target = cursor.spaces(width &- n)
@@ -152,7 +154,7 @@ extension PlainRenderer {
             } else if slot.pointee.numeric {
                 return numberInPlace(source, n, in: slot, &cursor)
             }
-            return !slot.pointee.numeric && commonInPlace(cell, width: width, right: true, copied: false, &cursor)
+            return !slot.pointee.numeric && commonInPlace(cell, column: slot.pointee.source, width: width, right: true, copied: false, &cursor)
         case .never:
             return slot.pointee.numeric && numberInPlace(source, n, in: slot, &cursor)
         }

@@ -57,6 +57,8 @@ final class PlainRenderer: Renderer {
     /// Whether rows given with their fields' places may be drawn in place (`notedRow`): cells on
     /// one line, no stripes.
     let drawsInPlace: Bool
+    /// The widths of the common non-ASCII cells drawn in place lately, by column.
+    let widthCache: CommonWidthCache
 
     /// What the last line of a bordered table was, to pick the junctions of the next border.
     enum LastLine { case headings, rows, spanning }
@@ -85,6 +87,7 @@ final class PlainRenderer: Renderer {
         self.columns = plan.columns
         self.slots = Self.slots(plan.columns, gap: plan.gap, bordered: bordered)
         fieldsNeeded = (plan.columns.map(\.source).max() ?? -1) + 1
+        widthCache = CommonWidthCache(measure: measure, columns: fieldsNeeded)
         rowSlots = Self.copy(slots)
         self.slack = Self.slack(plan.columns, plan: plan, style: style)
         nullLine = TextLine(text: Sanitize.visible(plan.nullText), width: measure.width(of: plan.nullText))
@@ -108,7 +111,10 @@ final class PlainRenderer: Renderer {
         }
     }
 
-    deinit { rowSlots.deallocate() }
+    deinit {
+        rowSlots.deallocate()
+        widthCache.free()
+    }
 
     /// The container's width less a table line's, borders included.
     static func slack(_ columns: [ColumnLayout], plan: LayoutPlan, style: TableStyle) -> Int? {

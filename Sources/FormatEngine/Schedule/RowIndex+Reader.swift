@@ -50,27 +50,74 @@ extension RowIndex {
         }
 
         private mutating func next(from stream: InputStream, notes: UnsafePointer<UInt8>) throws(InputError) -> Step {
-            let quoting = dialect.quoting
-            let delimiter = dialect.delimiter
-            let starts = starts, ends = ends, columns = columns
             var at = at
-            defer { self.at = at }
             // Offsets count from the stream's next unread byte, which stays where the previous
             // row ended until this one is read.
-            var start = Self.number(notes, &at)
+            let start = Self.number(notes, &at)
             let countCode = Self.number(notes, &at)
             let count = countCode >> 1
-            var available = stream.end &- stream.pos
-            if count == 0 { return try readAgain(stream, lead: start) }
+            if count == 0 {
+                self.at = at
+                return try readAgain(stream, lead: start)
+            }
             guard count <= capacity else { throw changed }
             let quoted = UInt64(truncatingIfNeeded: Self.number(notes, &at))
-            let pairField = Self.number(notes, &at) &- 1
+            let pairCode = Self.number(notes, &at)
+            guard pairCode == 0 && countCode & 1 == 0 && (dialect.quoting || quoted == 0) && stream.end &- stream.pos > start &+ count &* 258 else {
+                return try nextGenerally(from: stream, notes: notes, at: at, start: start, count: count, wide: countCode & 1 != 0,
+                                         quoted: quoted, pairField: pairCode &- 1)
+            }
+            // The common row, placed quickly: its bytes are surely in the buffer (a field is at
+            // most 254 bytes, two quotes and a delimiter); each field's delimiter and quotes are
+            // checked as its place is found, its text inside the quotes.
+            let starts = starts, ends = ends, delimiter = dialect.delimiter
+            let lengths = notes + at
+            let base = UnsafePointer(stream.storage + stream.pos)
+            var place = start
+            var quotes = quoted
+            var misplaced: UInt8 = 0
+            /// Places field `i`, its quotes checked.
+            @inline(__always) func field(_ i: Int) {
+                let length = Int(lengths[i])
+                if quotes & 1 != 0 {
+                    misplaced |= (base[place] ^ 0x22) | (base[place &+ length &+ 1] ^ 0x22)
+                    starts[i] = place &+ 1
+                    ends[i] = place &+ 1 &+ length
+                    place &+= length &+ 2
+                } else {
+                    starts[i] = place
+                    place &+= length
+                    ends[i] = place
+                }
+                quotes >>= 1
+            }
+            // Each field but the last followed by a delimiter, the last by a line break.
+            for i in 0..<(count &- 1) {
+                field(i)
+                misplaced |= base[place] ^ delimiter
+                place &+= 1
+            }
+            field(count &- 1)
+            guard misplaced == 0, base[place] == 0x0A || base[place] == 0x0D else { throw changed }
+            self.at = at &+ count
+            stream.pos &+= place
+            return .fields(Fields(base: base, starts: starts, ends: ends, count: padded(count)))
+        }
+
+        /// `next` for a row the quick placing does not take (a field of 255 bytes or more, a
+        /// `""`, a row that may reach past the buffered bytes), its notes read up to `at`.
+        @inline(never)
+        private mutating func nextGenerally(from stream: InputStream, notes: UnsafePointer<UInt8>, at: Int, start: Int, count: Int, wide: Bool,
+                                            quoted: UInt64, pairField: Int) throws(InputError) -> Step {
+            let delimiter = dialect.delimiter
+            let starts = starts, ends = ends
+            var at = at
+            defer { self.at = at }
+            var start = start
             let pairs = pairField >= 0 ? Self.number(notes, &at) : 0
-            let wide = countCode & 1 != 0
             // Each field's place as written, from the notes alone: a quoted field takes two quotes
             // more (bit `i` of `quoted`, times two), the one with `""` one more for each.
             var quotes = quoted
-            var checked = false  // the delimiters
             if wide {
                 for i in 0..<count {
                     starts[i] = start
@@ -79,32 +126,6 @@ extension RowIndex {
                     ends[i] = start
                     start &+= 1
                 }
-            } else if pairField < 0 && (quoting || quoted == 0) && available > start &+ count &* 258 {
-                // The row's bytes are surely in the buffer (a field is at most 254 bytes, two
-                // quotes and a delimiter): each field's delimiter and quotes checked as its place
-                // is found, its text inside the quotes.
-                let lengths = notes + at
-                let base = UnsafePointer(stream.storage + stream.pos)
-                var misplaced: UInt8 = 0
-                for i in 0..<count {
-                    let length = Int(lengths[i])
-                    if quotes & 1 != 0 {
-                        misplaced |= (base[start] ^ 0x22) | (base[start &+ length &+ 1] ^ 0x22)
-                        starts[i] = start &+ 1
-                        ends[i] = start &+ 1 &+ length
-                        start &+= length &+ 2
-                    } else {
-                        starts[i] = start
-                        start &+= length
-                        ends[i] = start
-                    }
-                    quotes >>= 1
-                    if i &+ 1 < count { misplaced |= base[start] ^ delimiter }
-                    start &+= 1
-                }
-                guard misplaced == 0 else { throw changed }
-                at &+= count
-                checked = true
             } else {
                 let lengths = notes + at
                 for i in 0..<count {
@@ -128,6 +149,7 @@ extension RowIndex {
             }
             // The row's bytes, and the one after them (its line break) when there is one.
             let end = start &- 1
+            var available = stream.end &- stream.pos
             if available <= end {
                 available = try Self.more(stream, atLeast: end &+ 1)
                 guard end <= available else { throw changed }
@@ -136,21 +158,25 @@ extension RowIndex {
             // The bytes are where the notes say: a delimiter after each field, a line break (or the
             // end of the input) after the last.
             guard end == available || base[end] == 0x0A || base[end] == 0x0D else { throw changed }
-            if !checked {
-                var misplaced: UInt8 = 0
-                for i in 0..<(count &- 1) { misplaced |= base[ends[i]] ^ delimiter }
-                guard misplaced == 0 else { throw changed }
-            }
-            if quoted != 0 && !checked { try unquote(quoted, pairField: pairField, in: stream.storage + stream.pos) }
-            // The table's short rows are padded with empty fields.
+            var misplaced: UInt8 = 0
+            for i in 0..<(count &- 1) { misplaced |= base[ends[i]] ^ delimiter }
+            guard misplaced == 0 else { throw changed }
+            if quoted != 0 { try unquote(quoted, pairField: pairField, in: stream.storage + stream.pos) }
+            stream.pos &+= end
+            return .fields(Fields(base: base, starts: starts, ends: ends, count: padded(count)))
+        }
+
+        /// The row's `count` fields padded with empty ones to the table's columns (its short rows).
+        /// - Returns: the fields the row now has.
+        @inline(__always)
+        private func padded(_ count: Int) -> Int {
             var i = count
             while i < columns {
                 starts[i] = 0
                 ends[i] = 0
                 i &+= 1
             }
-            stream.pos &+= end
-            return .fields(Fields(base: base, starts: starts, ends: ends, count: i))
+            return i
         }
 
         /// The quoted fields of the row just placed (bit `k` of `quoted` for field `k`): `"`, the

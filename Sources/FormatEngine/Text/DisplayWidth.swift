@@ -85,44 +85,53 @@ public struct DisplayWidth: Sendable {
     func commonWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !ambiguousIsWide, let base = utf8.baseAddress else { return nil }
         let count = utf8.count
-        let raw = UnsafeRawPointer(base)
         var index = 0
         var width = 0
         while index < count {
-            // Eight ASCII bytes at a time, then byte by byte up to the next scalar of more bytes.
-            while index &+ 8 <= count, TextBytes.allPrintableASCII(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
-                width &+= 8
-                index &+= 8
-            }
-            guard index < count else { break }
-            var byte = base[index]
-            while byte &- 0x20 < 0x5F {
-                width &+= 1
-                index &+= 1
-                guard index < count else { return width }
-                byte = base[index]
-            }
-            if byte &- 0xC3 <= 0xCB - 0xC3, index &+ 1 < count, base[index &+ 1] & 0xC0 == 0x80 {
-                width &+= 1
-                index &+= 2
+            let byte = base[index]
+            if byte < 0x80 {
+                // A run of printable ASCII, a column a byte, counted up to eight bytes at a time
+                // (a word holding only the text's bytes: `TextBytes.upTo8`) to the first byte that
+                // is not: a control or DEL (nil), or a longer scalar's first byte.
+                let run = TextBytes.printableASCIIPrefix(TextBytes.upTo8(base, at: index, count: count))
+                guard run > 0 else { return nil }
+                width &+= run
+                index &+= run
                 continue
             }
-            guard byte &- 0xE1 <= 0xED - 0xE1, index &+ 2 < count, base[index &+ 1] & 0xC0 == 0x80, base[index &+ 2] & 0xC0 == 0x80 else {
-                return nil
+            if byte >= 0xE0 {
+                // Three bytes: a lead, two continuation bytes.
+                guard index &+ 2 < count, (base[index &+ 1] ^ 0x80) | (base[index &+ 2] ^ 0x80) < 0x40 else { return nil }
+                // E5–E9 and EB–EC lead only ideographs (U+5000–U+9FFF) and Hangul syllables
+                // (U+B000–U+CFFF): two columns, whatever follows the lead.
+                if (Self.wideLeads >> UInt32(byte & 0x1F)) & 1 != 0 {
+                    width &+= 2
+                    index &+= 3
+                    continue
+                }
+                guard byte &- 0xE1 <= 0xED - 0xE1 else { return nil }
+                let value = UInt32(byte & 0x0F) << 12 | UInt32(base[index &+ 1] & 0x3F) << 6 | UInt32(base[index &+ 2] & 0x3F)
+                if value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00
+                    || value &- 0x3041 <= 0x3096 - 0x3041 || value &- 0x309B <= 0x30FF - 0x309B {
+                    width &+= 2
+                } else if value &- 0x1E00 <= 0x1EFF - 0x1E00 {
+                    width &+= 1
+                } else {
+                    return nil
+                }
+                index &+= 3
+                continue
             }
-            let value = UInt32(byte & 0x0F) << 12 | UInt32(base[index &+ 1] & 0x3F) << 6 | UInt32(base[index &+ 2] & 0x3F)
-            if value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00
-                || value &- 0x3041 <= 0x3096 - 0x3041 || value &- 0x309B <= 0x30FF - 0x309B {
-                width &+= 2
-            } else if value &- 0x1E00 <= 0x1EFF - 0x1E00 {
-                width &+= 1
-            } else {
-                return nil
-            }
-            index &+= 3
+            guard byte &- 0xC3 <= 0xCB - 0xC3, index &+ 1 < count, base[index &+ 1] & 0xC0 == 0x80 else { return nil }
+            width &+= 1
+            index &+= 2
         }
         return width
     }
+
+    /// Bit `b & 0x1F` set for the lead bytes `b` of three-byte scalars that are all two columns
+    /// wide: E5–E9 (CJK ideographs U+5000–U+9FFF) and EB–EC (Hangul syllables U+B000–U+CFFF).
+    static let wideLeads: UInt32 = 0b1_1011_1110_0000
 
     /// `nonASCIIWidth(utf8:escapes:)` without the escapes.
     func nonASCIIWidth(utf8: UnsafeBufferPointer<UInt8>) -> Int {
@@ -313,5 +322,38 @@ public struct DisplayWidth: Sendable {
         if WidthTables.contains(WidthTables.wide, value) { return 2 }
         if ambiguousIsWide, WidthTables.contains(WidthTables.ambiguous, value) { return 2 }
         return 1
+    }
+}
+
+/// Runs of text bytes taken a word at a time, for `DisplayWidth.commonWidth`.
+extension TextBytes {
+    /// How many of a word's first bytes (its lowest, as loaded little-endian) are printable ASCII
+    /// (0x20–0x7E), up to 8. A byte with its high bit set stops the count whatever the other tests
+    /// say of it; the others take no carry (as in `allPrintableASCII`).
+    @inline(__always)
+    static func printableASCIIPrefix(_ word: UInt64) -> Int {
+        let low = word & SWAR.lowBits
+        let printable = (low &+ SWAR.ones &* 0x60) & ~(low &+ SWAR.ones) & ~word & SWAR.highBits
+        return (~printable & SWAR.highBits).trailingZeroBitCount >> 3
+    }
+
+    /// Up to eight bytes of `base[index..<count]` in a word's first lanes (loaded little-endian),
+    /// the lanes past `count` zero (a byte no run of text takes in); nothing outside
+    /// `base[0..<count]` is read.
+    @inline(__always)
+    static func upTo8(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> UInt64 {
+        let raw = UnsafeRawPointer(base)
+        let left = count &- index
+        if left >= 8 { return raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) }
+        // The last eight bytes, those before `index` shifted out; a shorter text by two loads.
+        if count >= 8 { return raw.loadUnaligned(fromByteOffset: count &- 8, as: UInt64.self) >> UInt64(8 &* (8 &- left)) }
+        let at = raw + index
+        if left >= 4 {
+            return UInt64(at.loadUnaligned(as: UInt32.self)) | UInt64(at.loadUnaligned(fromByteOffset: left &- 4, as: UInt32.self)) << UInt64(8 &* (left &- 4))
+        }
+        if left >= 2 {
+            return UInt64(at.loadUnaligned(as: UInt16.self)) | UInt64(at.loadUnaligned(fromByteOffset: left &- 2, as: UInt16.self)) << UInt64(8 &* (left &- 2))
+        }
+        return left == 1 ? UInt64(at.load(as: UInt8.self)) : 0
     }
 }

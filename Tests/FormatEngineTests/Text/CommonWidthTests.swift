@@ -99,4 +99,71 @@ struct CommonWidthTests {
             #expect(found == nil, "\(bytes)")
         }
     }
+
+    /// Pieces of byte strings for `arbitraryBytes`: printable ASCII, controls, the edges of every
+    /// range the light scan takes (and the scalars just outside), and bytes that are not UTF-8.
+    static let pieces: [[UInt8]] = {
+        var pieces: [[UInt8]] = [[0x00], [0x09], [0x1F], [0x7F], [0x20], [0x7E], [0x41]]
+        for scalar: UInt32 in [0xBF, 0xC0, 0xE9, 0x2FF, 0x300, 0x1DFF, 0x1E00, 0x1EFF, 0x1F00, 0x3040, 0x3041, 0x3096, 0x3097,
+                               0x309A, 0x309B, 0x30FF, 0x3100, 0x4DFF, 0x4E00, 0x5000, 0x9FFF, 0xA000, 0xABFF, 0xAC00, 0xB000,
+                               0xCFFF, 0xD000, 0xD7A3, 0xD7A4, 0xE000, 0xFEFF, 0x202E, 0x85, 0x1F600] {
+            if let s = Unicode.Scalar(scalar) { pieces.append(Array(String(s).utf8)) }
+        }
+        // Not UTF-8: lone continuation and lead bytes, sequences cut short, a surrogate, overlong.
+        pieces += [[0x80], [0xBF], [0xC3], [0xE5, 0x80], [0xE4], [0xED, 0xA0, 0x80], [0xC0, 0x80], [0xE0, 0x80, 0x80], [0xF5], [0xFF]]
+        return pieces
+    }()
+
+    /// Random byte strings of up to ~60 bytes made of runs of printable ASCII and `common`
+    /// scalars, and in half of them also `pieces` and a random byte now and then.
+    static func arbitraryBytes(_ random: inout SplitMix64) -> [UInt8] {
+        var bytes: [UInt8] = []
+        let any = random.below(2) == 0
+        for _ in 0..<random.below(10) {
+            switch random.below(8) {
+            case 0, 1, 2: bytes += Array("abcdefghijklmnopqrstu vwxyz".utf8.prefix(random.below(20)))
+            case 3, 4 where !any: bytes += Array(Self.common[random.below(Self.common.count)].0.utf8)
+            case 3: bytes.append(UInt8(truncatingIfNeeded: random.next()))
+            default: bytes += any ? Self.pieces[random.below(Self.pieces.count)] : Array(Self.common[random.below(Self.common.count)].0.utf8)
+            }
+        }
+        return bytes
+    }
+
+    /// What the light scan should give for `bytes`, found another way: the scalars of well-formed
+    /// UTF-8 (decoded by the standard library and encoded again to the same bytes), each common
+    /// scalar's columns summed; nil when the bytes are not UTF-8 or hold any other scalar.
+    static func expectedCommonWidth(_ bytes: [UInt8]) -> Int? {
+        let text = String(decoding: bytes, as: UTF8.self)
+        guard Array(text.utf8) == bytes else { return nil }
+        var width = 0
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x20...0x7E, 0xC0...0x2FF, 0x1E00...0x1EFF: width += 1
+            case 0x4E00...0x9FFF, 0xAC00...0xD7A3, 0x3041...0x3096, 0x309B...0x30FF: width += 2
+            default: return nil
+            }
+        }
+        return width
+    }
+
+    @Test("W1: on arbitrary bytes the light scan gives the common scalars' widths decoded another way, or nil; it reads no byte outside the text")
+    func arbitraryBytes() {
+        let measure = DisplayWidth()
+        var random = SplitMix64(seed: 0xC0_3317)
+        var measured = 0
+        for _ in 0..<60_000 {
+            let bytes = Self.arbitraryBytes(&random)
+            let expected = Self.expectedCommonWidth(bytes)
+            // The text inside a larger buffer: before and after it bytes that would change the
+            // answer if read (printable ASCII adds columns, a control or a lead byte gives nil).
+            let before = Array(repeating: UInt8(random.below(2) == 0 ? 0x41 : 0x01), count: random.below(9))
+            let after = Array(repeating: UInt8([0x41, 0x01, 0x80, 0xE5][random.below(4)]), count: 9)
+            let buffer = before + bytes + after
+            let found = buffer.withUnsafeBufferPointer { measure.commonWidth(UnsafeBufferPointer(rebasing: $0[before.count..<(before.count + bytes.count)])) }
+            #expect(found == expected, "\(bytes)")
+            if expected != nil && bytes.contains(where: { $0 >= 0x80 }) { measured += 1 }
+        }
+        #expect(measured > 20000)  // the generator does make common non-ASCII texts
+    }
 }
