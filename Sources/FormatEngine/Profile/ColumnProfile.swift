@@ -245,18 +245,30 @@ extension ColumnProfile {
     /// false for any other cell. (Small, for the sizing loop to take in.)
     @inline(__always)
     mutating func noteShortNumber(_ cell: UnsafeBufferPointer<UInt8>, trackWords: Bool) -> Bool {
+        guard takesShortNumbers, let (point, kinds) = Self.shortNumber(cell) else { return false }
         let count = cell.count
-        // A column of dates or booleans so far tries those first (`noteAnyCell`).
-        guard (values == 0 || !every.contains(.date) && !every.contains(.boolean)) && !settledText, count > 0,
-              let base = cell.baseAddress else { return false }
+        if count > width { width = count }  // printable ASCII: a byte is a column
+        if trackWords && count > longestWord { longestWord = count }  // no space: one word
+        noteNumbers(1, every: kinds, before: point, after: count &- point, strippedBefore: point, strippedAfter: count &- point)
+        return true
+    }
+
+    /// Whether a short number is noted as `noteShortNumber` notes it: a column of dates or
+    /// booleans so far tries those first, a text column notes no kind (`noteAnyCell`).
+    @inline(__always)
+    var takesShortNumbers: Bool { (values == 0 || !every.contains(.date) && !every.contains(.boolean)) && !settledText }
+
+    /// A short whole number or decimal, or one with `%` after it: where its point is (its byte
+    /// count when it has none) and what kind of number it is; nil for any other cell.
+    @inline(__always)
+    static func shortNumber(_ cell: UnsafeBufferPointer<UInt8>) -> (point: Int, kinds: Kinds)? {
+        let count = cell.count
+        guard count > 0, let base = cell.baseAddress else { return nil }
         // A percentage keeps its `%` in its cell, and its fraction part reaches over it (C3).
         let percent = count > 1 && base[count &- 1] == UInt8(ascii: "%")
         let number = UnsafeBufferPointer(start: base, count: percent ? count &- 1 : count)
-        guard let point = NumberShape.shortWholeNumber(number) ?? NumberShape.shortDecimal(number) else { return false }
-        if count > width { width = count }  // printable ASCII: a byte is a column
-        if trackWords && count > longestWord { longestWord = count }  // no space: one word
-        noteNumber(percent ? .percent : point == count ? .integer : .decimal, before: point, after: count &- point, strippedBefore: point, strippedAfter: count &- point)
-        return true
+        guard let point = NumberShape.shortWholeNumber(number) ?? NumberShape.shortDecimal(number) else { return nil }
+        return (point, percent ? [.number, .percent] : point == count ? [.number, .integer] : .number)
     }
 
     /// `note` for any cell: measured, then tried as each kind in turn.
@@ -317,7 +329,16 @@ extension ColumnProfile {
     /// written and with its unit out.
     @inline(__always)
     private mutating func noteNumber(_ kind: CellKind, before: Int, after: Int, strippedBefore: Int, strippedAfter: Int, quantity: Bool = false) {
-        noteValue(kind == .integer ? [.number, .integer] : kind == .percent ? [.number, .percent] : quantity ? [.number, .quantity] : .number)
+        noteNumbers(1, every: kind == .integer ? [.number, .integer] : kind == .percent ? [.number, .percent] : quantity ? [.number, .quantity] : .number,
+                    before: before, after: after, strippedBefore: strippedBefore, strippedAfter: strippedAfter)
+    }
+
+    /// Takes `n` numbers into account at once: what every one of them was, and their parts'
+    /// widest widths.
+    @inline(__always)
+    mutating func noteNumbers(_ n: Int, every kinds: Kinds, before: Int, after: Int, strippedBefore: Int, strippedAfter: Int) {
+        values &+= n
+        every.formIntersection(kinds)
         integerWidth = max(integerWidth, before)
         fractionWidth = max(fractionWidth, after)
         strippedIntegerWidth = max(strippedIntegerWidth, strippedBefore)

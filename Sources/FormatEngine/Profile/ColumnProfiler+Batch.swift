@@ -70,15 +70,43 @@ extension ColumnProfiler {
                         if !columns[c].noteDateOrBoolean(cell, trackWords: trackWords) { columns[c].note(cell, measure: measure, trackWords: trackWords) }
                     }
                 } else {
-                    // A short number (the commonest cell of such a column) noted in the loop; any
-                    // other cell through `note`, which tries it again.
-                    for r in 0..<rowCount {
-                        let cell = batch.cell(r, c, in: buffer)
-                        if !columns[c].noteShortNumber(cell, trackWords: trackWords) { columns[c].note(cell, measure: measure, trackWords: trackWords) }
+                    // Runs of short numbers (the commonest cells of such a column) noted at once;
+                    // the cell that ends a run through `note`, which tries it again.
+                    var r = columns[c].noteShortNumbers(batch, column: c, from: 0, in: buffer, trackWords: trackWords)
+                    while r < rowCount {
+                        columns[c].note(batch.cell(r, c, in: buffer), measure: measure, trackWords: trackWords)
+                        r = columns[c].noteShortNumbers(batch, column: c, from: r &+ 1, in: buffer, trackWords: trackWords)
                     }
                 }
             }
         }
         batch.removeAll()
+    }
+}
+
+extension ColumnProfile {
+    /// `noteShortNumber` for the batch's cells of column `c` from row `from` on, while each is a
+    /// short number: their widths and parts gathered in locals and noted once (what a number
+    /// notes is a count, an intersection and widest widths, the same in any grouping).
+    /// - Returns: the row of the first cell that is not one, or the batch's row count.
+    @inline(__always)
+    mutating func noteShortNumbers(_ batch: borrowing SizingBatch, column c: Int, from: Int, in buffer: UnsafePointer<UInt8>, trackWords: Bool) -> Int {
+        guard takesShortNumbers else { return from }
+        var widest = 0, before = 0, after = 0
+        var kinds = Kinds.all
+        var r = from
+        while r < batch.rows, let (point, kind) = Self.shortNumber(batch.cell(r, c, in: buffer)) {
+            let count = batch.cell(r, c, in: buffer).count
+            widest = max(widest, count)
+            before = max(before, point)
+            after = max(after, count &- point)
+            kinds.formIntersection(kind)
+            r &+= 1
+        }
+        guard r > from else { return r }
+        if widest > width { width = widest }  // printable ASCII: a byte is a column
+        if trackWords && widest > longestWord { longestWord = widest }  // no space: one word
+        noteNumbers(r &- from, every: kinds, before: before, after: after, strippedBefore: before, strippedAfter: after)
+        return r
     }
 }
