@@ -38,7 +38,11 @@ struct ViewTerminalTests {
             var modes = termios()
             tcgetattr(s, &modes)
             before = modes
-            let path = String(cString: ttyname(s))
+            // `ttyname_r`: `ttyname`'s one static buffer is shared by the tests that start
+            // terminals at the same time (a name cut short there was once a directory, EISDIR).
+            var name = [CChar](repeating: 0, count: 256)
+            guard ttyname_r(s, &name, name.count) == 0 else { throw POSIXError(.EIO) }
+            let path = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             var actions = posix_spawn_file_actions_t()
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
