@@ -360,6 +360,26 @@ extension ColumnProfile {
         }
     }
 
+    /// `noteWidest` for the batch's cells of column `c`: the widest printable ASCII cell kept in a
+    /// local, any other cell taken as `noteWidest` takes it (the widest so far noted first: it
+    /// compares with it).
+    mutating func noteWidest(_ batch: borrowing SizingBatch, column c: Int, in buffer: UnsafePointer<UInt8>, measure: DisplayWidth) {
+        var widest = width
+        for r in 0..<batch.rows {
+            let cell = batch.cell(r, c, in: buffer)
+            if cell.isEmpty {
+                hasEmpties = true
+            } else if let ascii = DisplayWidth.printableASCIIWidth(cell) {
+                if ascii > widest { widest = ascii }
+            } else {
+                width = widest
+                noteWidestNonASCII(cell, measure: measure)
+                widest = width
+            }
+        }
+        width = widest
+    }
+
     /// The same for a cell that is not printable ASCII: measured only when it may be wider than the
     /// widest so far (by its byte count: the common cell, `commonWidth`, is then measured at once;
     /// any other first by the bound its bytes give, `plainWidthBound`), or has something to escape.

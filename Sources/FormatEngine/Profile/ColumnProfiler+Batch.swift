@@ -61,13 +61,14 @@ extension ColumnProfiler {
             for c in 0..<count {
                 // A column settled as text takes the shorter `noteWidest` for all its cells.
                 if columns[c].settledText && !trackWords {
-                    for r in 0..<rowCount { columns[c].noteWidest(batch.cell(r, c, in: buffer), measure: measure) }
+                    columns[c].noteWidest(batch, column: c, in: buffer, measure: measure)
                 } else if columns[c].values > 0 && !columns[c].every.isDisjoint(with: [.date, .boolean]) {
                     // Dates or booleans so far: tried first (`note` tries a number first, which
-                    // such a column refuses without a change).
-                    for r in 0..<rowCount {
-                        let cell = batch.cell(r, c, in: buffer)
-                        if !columns[c].noteDateOrBoolean(cell, trackWords: trackWords) { columns[c].note(cell, measure: measure, trackWords: trackWords) }
+                    // such a column refuses without a change), a run at a time.
+                    var r = columns[c].noteDatesOrBooleans(batch, column: c, from: 0, in: buffer, trackWords: trackWords)
+                    while r < rowCount {
+                        columns[c].note(batch.cell(r, c, in: buffer), measure: measure, trackWords: trackWords)
+                        r = columns[c].noteDatesOrBooleans(batch, column: c, from: r &+ 1, in: buffer, trackWords: trackWords)
                     }
                 } else {
                     // Runs of short numbers (the commonest cells of such a column) noted at once;
@@ -85,6 +86,35 @@ extension ColumnProfiler {
 }
 
 extension ColumnProfile {
+    /// `noteDateOrBoolean` for the batch's cells of column `c` from row `from` on, while each is
+    /// one: the widest kept in a local and noted once, with the count and what every one was.
+    /// - Returns: the row of the first cell that is not one, or the batch's row count.
+    @inline(__always)
+    mutating func noteDatesOrBooleans(_ batch: borrowing SizingBatch, column c: Int, from: Int, in buffer: UnsafePointer<UInt8>, trackWords: Bool) -> Int {
+        guard values > 0 else { return from }
+        var widest = 0
+        var kinds = every  // what every cell so far was, as each is taken in turn
+        var r = from
+        while r < batch.rows {
+            let cell = batch.cell(r, c, in: buffer)
+            if kinds.contains(.date) && CellKind.isPlainDate(cell) {
+                kinds.formIntersection(.date)
+            } else if kinds.contains(.boolean) && CellKind.isBoolean(cell) {
+                kinds.formIntersection(.boolean)
+            } else {
+                break
+            }
+            widest = max(widest, cell.count)
+            r &+= 1
+        }
+        guard r > from else { return r }
+        if widest > width { width = widest }  // printable ASCII, no space: a byte a column, one word
+        if trackWords && widest > longestWord { longestWord = widest }
+        values &+= r &- from
+        every = kinds
+        return r
+    }
+
     /// `noteShortNumber` for the batch's cells of column `c` from row `from` on, while each is a
     /// short number: their widths and parts gathered in locals and noted once (what a number
     /// notes is a count, an intersection and widest widths, the same in any grouping).
