@@ -87,7 +87,9 @@ final class PlainRenderer: Renderer {
         self.columns = plan.columns
         self.slots = Self.slots(plan.columns, gap: plan.gap, bordered: bordered)
         fieldsNeeded = (plan.columns.map(\.source).max() ?? -1) + 1
-        widthCache = CommonWidthCache(measure: measure, columns: fieldsNeeded)
+        // Only a renderer that draws rows in place uses it, and only a file read in pieces has
+        // such rows: no more columns than those (a 2-million-column table makes no table of tables).
+        widthCache = CommonWidthCache(measure: measure, columns: drawsInPlace ? min(fieldsNeeded, FormatRun.widestInPieces) : 0)
         rowSlots = Self.copy(slots)
         self.slack = Self.slack(plan.columns, plan: plan, style: style)
         nullLine = TextLine(text: Sanitize.visible(plan.nullText), width: measure.width(of: plan.nullText))

@@ -197,7 +197,7 @@ extension ExactDecimal {
         private mutating func addNumber(_ cell: UnsafeBufferPointer<UInt8>) {
             if let base = cell.baseAddress, let length = NumberShape.shortWholeNumber(cell) {
                 // `7`, `1024`: the commonest number cell, read as a word.
-                let value = NumberShape.digitsValue(NumberShape.bytesInOrder(UnsafeRawPointer(base), count: length), count: length)
+                let value = NumberShape.digitsValue(TextBytes.upTo8(base, at: 0, count: length), count: length)
                 add(value, digits: value == 0 ? 0 : length, exponent: 0, negative: false)
                 return
             }
@@ -205,7 +205,7 @@ extension ExactDecimal {
                 // `373.55`, `.125`: the digits on both sides of the point, read as one word with
                 // the point taken out. Its significant digits are those after its leading zeros (as
                 // `walk` reads them); the last digit's exponent is minus the digits after the point.
-                let word = NumberShape.bytesInOrder(UnsafeRawPointer(base), count: cell.count)
+                let word = TextBytes.upTo8(base, at: 0, count: cell.count)
                 let below: UInt64 = point == 0 ? 0 : (1 << UInt64(8 &* point)) &- 1
                 let digits = word & below | (word >> UInt64(8 &* (point &+ 1))) << UInt64(8 &* point)
                 let count = cell.count &- 1  // two to seven digits

@@ -212,7 +212,7 @@ struct GroupedPiecesTests {
         }
     }
 
-    @Test("NumberShape.digitsValue reads one to eight digits, as bytesInOrder loads them, as their value (seeded)")
+    @Test("NumberShape.digitsValue reads one to eight digits, as TextBytes.upTo8 loads them, as their value (seeded)")
     func digitsValue() {
         var rng = SplitMix64(seed: 0x6A4)
         for trial in 0..<20_000 {
@@ -220,7 +220,7 @@ struct GroupedPiecesTests {
             let text = (0..<length).map { _ in String(rng.below(3) == 0 ? [0, 9][rng.below(2)] : rng.below(10)) }.joined()
             // Bytes after the digits that are not digits: the load must not take them in.
             let bytes = Array(text.utf8) + Array("x.9".utf8)
-            let value = bytes.withUnsafeBytes { NumberShape.digitsValue(NumberShape.bytesInOrder($0.baseAddress!, count: length), count: length) }
+            let value = bytes.withUnsafeBufferPointer { NumberShape.digitsValue(TextBytes.upTo8($0.baseAddress!, at: 0, count: length), count: length) }
             #expect(value == UInt64(text), "\(text)")
         }
     }
