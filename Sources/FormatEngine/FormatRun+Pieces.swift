@@ -275,6 +275,7 @@ final class PieceSizing: @unchecked Sendable {
         do {
             while true {
                 let fields: Fields
+                batch.aim(&row)
                 if piece.nextInPlace(into: &row, noting: &index) {
                     fields = row.fields(in: piece.stream.storage)
                     if fields.count == batch.columns && profiler.profiles.count == batch.columns {

@@ -181,11 +181,38 @@ struct InPlaceRow {
         ends = memory.ends.pointer
     }
 
-    /// Room for twice as many fields, those held kept.
+    /// Whether `starts` and `ends` are the caller's (`aim`), not `memory`.
+    private var aimed = false
+
+    /// Has the next row's fields written at `starts` and `ends`, room for `capacity` of each, which
+    /// the caller lends until the next `aim` (a sizing batch's next row, so that the row needs no
+    /// copy into it). A row of more fields moves to the row's own memory (`grow`).
+    @inline(__always)
+    mutating func aim(starts: UnsafeMutablePointer<Int>, ends: UnsafeMutablePointer<Int>, capacity: Int) {
+        self.starts = starts
+        self.ends = ends
+        self.capacity = capacity
+        aimed = true
+    }
+
+    /// Room for twice as many fields, those held kept (moved to the row's own memory when they
+    /// were written where `aim` said). Out of line: the readers' field loops call it seldom.
+    @inline(never)
     mutating func grow() {
+        let written = capacity
         capacity &*= 2
-        memory.starts.grow(to: capacity)
-        memory.ends.grow(to: capacity)
+        if aimed {
+            if memory.starts.capacity < capacity {
+                memory.starts.grow(to: capacity)
+                memory.ends.grow(to: capacity)
+            }
+            memory.starts.pointer.update(from: starts, count: written)
+            memory.ends.pointer.update(from: ends, count: written)
+            aimed = false
+        } else {
+            memory.starts.grow(to: capacity)
+            memory.ends.grow(to: capacity)
+        }
         starts = memory.starts.pointer
         ends = memory.ends.pointer
     }

@@ -29,13 +29,24 @@ struct SizingBatch: ~Copyable {
     /// Whether another row fits.
     var isFull: Bool { rows == capacity }
 
-    /// Holds a row of `columns` fields (the caller checks the count, and makes room).
+    /// Holds a row of `columns` fields (the caller checks the count, and makes room); a row read
+    /// where `aim` pointed is held where it lies.
     mutating func append(_ fields: Fields) {
         guard let from = fields.starts else { return }
         let at = rows &* columns
-        (starts + at).update(from: from, count: columns)
-        (ends + at).update(from: fields.ends, count: columns)
+        if from != UnsafePointer(starts + at) || fields.ends != UnsafePointer(ends + at) {
+            (starts + at).update(from: from, count: columns)
+            (ends + at).update(from: fields.ends, count: columns)
+        }
         rows &+= 1
+    }
+
+    /// Has `row`'s next fields read into this batch's next row (and on into the rows after it,
+    /// free until then), so `append` holds them with no copy. The batch must not be full.
+    @inline(__always)
+    func aim(_ row: inout InPlaceRow) {
+        let at = rows &* columns
+        row.aim(starts: starts + at, ends: ends + at, capacity: capacity &* max(1, columns) &- at)
     }
 
     /// Cell `c` of row `r`, in `buffer`.

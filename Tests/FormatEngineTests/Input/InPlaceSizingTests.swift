@@ -67,7 +67,8 @@ struct InPlaceSizingTests {
     /// Sizes the rows after the header of `bytes` as a piece of it, `inPlace` or every row into a
     /// record; the source hands out `chunk` bytes a read. Rows in place whose fields are the
     /// columns are sized in batches of `batchFields` fields a column at a time (`SizingBatch`),
-    /// each batch sized before the reader reads the stream again, as `PieceSizing` does. Returns
+    /// each read into the batch and sized before the reader reads the stream again, as
+    /// `PieceSizing` does. Returns
     /// the result and the rows taken in place.
     static func size(_ bytes: [UInt8], delimiter: UInt8, chunk: Int, maxRowSize: Int, trackWords: Bool, inPlace: Bool,
                      batchFields: Int = 4096) throws -> (Sized, Int) {
@@ -88,6 +89,9 @@ struct InPlaceSizingTests {
         do {
             while true {
                 let fields: Fields
+                // As `PieceSizing` does: the row read into the batch's next row where it fits,
+                // into its own memory where it has more fields than are left there.
+                if inPlace { batch.aim(&row) }
                 if inPlace && piece.nextInPlace(into: &row, noting: &index) {
                     fields = row.fields(in: piece.stream.storage)
                     sized.lines.append(row.line)
