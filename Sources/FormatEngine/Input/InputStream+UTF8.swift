@@ -28,27 +28,41 @@ extension InputStream {
                 i &+= 8
             }
             if i >= limit { break }
-            let lead = storage[i]
-            if lead < 0x80 { i &+= 1; continue }
-            // The common two-byte sequence (Latin, Greek, Cyrillic …) without the general check.
-            if lead &- 0xC2 <= 0xDF - 0xC2, i &+ 1 < limit, storage[i &+ 1] & 0xC0 == 0x80 {
-                i &+= 2
+            if storage[i] < 0x80 {  // fewer than eight bytes left
+                i &+= 1
                 continue
             }
-            switch UTF8Check.sequence(storage, i, limit) {
-            case .valid(let length):
-                i &+= length
-            case .incomplete:
-                if final {
+            // A run of sequences (a word of Latin, Greek, CJK, Hangul …), taken while it lasts.
+            repeat {
+                let lead = storage[i]
+                // The common two- and three-byte sequences without the general check: a lead of
+                // C2–DF, or of E1–EC or EE–EF (whose second byte may be any of 80–BF), and
+                // continuation bytes; E0, ED, four bytes and anything wrong by `UTF8Check`.
+                if lead &- 0xC2 <= 0xDF - 0xC2 {
+                    if i &+ 1 < limit, storage[i &+ 1] & 0xC0 == 0x80 {
+                        i &+= 2
+                        continue
+                    }
+                } else if lead &- 0xE1 <= 0xEF - 0xE1, lead != 0xED, i &+ 2 < limit,
+                          storage[i &+ 1] & 0xC0 == 0x80, storage[i &+ 2] & 0xC0 == 0x80 {
+                    i &+= 3
+                    continue
+                }
+                switch UTF8Check.sequence(storage, i, limit) {
+                case .valid(let length):
+                    i &+= length
+                case .incomplete:
+                    if final {
+                        repair(at: i)
+                        return
+                    }
+                    end = i
+                    return
+                case .invalid:
                     repair(at: i)
                     return
                 }
-                end = i
-                return
-            case .invalid:
-                repair(at: i)
-                return
-            }
+            } while i < limit && storage[i] >= 0x80
         }
         end = i
     }

@@ -257,6 +257,47 @@ struct InputStreamTests {
         }
     }
 
+    /// Seeded property: text made of valid sequences of every length (the edges of each range of
+    /// lead and second byte among them), runs of them as words are, with a few bytes changed,
+    /// taken out or cut off, decodes as Swift's own UTF-8 repair does, read whole or in pieces.
+    @Test("I5: valid sequences of every length, some bytes changed, decode like String(decoding:as:)")
+    func sequencesWithChanges() {
+        var rng = SplitMix64(seed: 0x0FFD)
+        // Scalars at the edges of the UTF-8 ranges (two-byte; E0's, E1–EC's, ED's, EE–EF's
+        // second bytes; F0's, F1–F3's, F4's) and common ones.
+        let scalars: [UInt32] = [0x80, 0x7FF, 0xE9, 0x3A9, 0x800, 0xFFF, 0x1000, 0xCFFF, 0xD000, 0xD7FF, 0xE000, 0xFFFC,
+                                 0xFFFF, 0x4E2D, 0xAC00, 0x10000, 0x3FFFF, 0x40000, 0xFFFFF, 0x100000, 0x10FFFF, 0x1F600]
+        let changes: [UInt8] = [0x00, 0x0A, 0x41, 0x7F, 0x80, 0x9F, 0xA0, 0xBF, 0xC0, 0xC1, 0xC2, 0xDF, 0xE0, 0xE1, 0xEC, 0xED, 0xEE,
+                                0xEF, 0xF0, 0xF4, 0xF5, 0xFF]
+        for trial in 0..<2000 {
+            var input: [UInt8] = [UInt8(ascii: "x")]
+            for _ in 0..<(1 + rng.below(12)) {
+                if rng.below(3) == 0 {
+                    input += Array(String(repeating: "ab", count: 1 + rng.below(12)).utf8)
+                } else {
+                    for _ in 0..<(1 + rng.below(8)) {
+                        input += Array(String(Character(Unicode.Scalar(scalars[rng.below(scalars.count)])!)).utf8)
+                    }
+                }
+            }
+            for _ in 0..<rng.below(4) {
+                let at = 1 + rng.below(input.count - 1)
+                switch rng.below(3) {
+                case 0: input[at] = changes[rng.below(changes.count)]
+                case 1: input.remove(at: at)
+                default: input.removeLast(rng.below(min(3, input.count - 1)))
+                }
+                if input.count < 2 { break }
+            }
+            let expected = String(decoding: input, as: UTF8.self)
+            let fffds = expected.unicodeScalars.filter { $0 == "\u{FFFD}" }.count
+            let read = [(1 << 16, 1 << 16), (1 << 16, 16), (1 + rng.below(9), 16), (1 + rng.below(40), 64)][trial % 4]
+            let got = Kit.decode(input, chunkSize: read.0, streamChunkSize: read.1)
+            #expect(got.text == expected, "input \(input) read \(read)")
+            #expect(got.replacements == fffds, "input \(input) read \(read)")
+        }
+    }
+
     @Test("I5: the replacement warning names the first line and suggests --encoding")
     func replacementWarning() {
         let bytes = Array("a,b\n1,2\n3,".utf8) + [0xE9] + Array("\n4,".utf8) + [0xFC] + Array("\n".utf8)

@@ -49,8 +49,8 @@ enum InputTestKit {
     }
 
     /// Reads an `InputStream` to its end, the source handing out `chunkSize` bytes per read.
-    static func decode(_ bytes: [UInt8], encoding: TextEncoding? = nil, chunkSize: Int) -> Decoded {
-        let stream = InputStream(MemorySource(bytes, chunkSize: chunkSize), encoding: encoding, chunkSize: 16)
+    static func decode(_ bytes: [UInt8], encoding: TextEncoding? = nil, chunkSize: Int, streamChunkSize: Int = 16) -> Decoded {
+        let stream = InputStream(MemorySource(bytes, chunkSize: chunkSize), encoding: encoding, chunkSize: streamChunkSize)
         var out = Decoded()
         do {
             while try stream.refill() {
