@@ -11,7 +11,9 @@ let package = Package(
     targets: [
         // The system's zlib, for gzip input (I8). Headers: zlib1g-dev on Debian, the SDK on macOS.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .target(name: "FormatEngine", dependencies: ["CZlib"]),
+        // What the system has and Swift's Glibc and Darwin modules leave out (a new thread's CPU), in a header.
+        .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
+        .target(name: "FormatEngine", dependencies: ["CZlib", "CSystem"]),
         .executableTarget(name: "tablefmt", dependencies: ["FormatEngine"]),
         .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "tablefmt", "CZlib"], exclude: ["Resources"]),
     ],

@@ -26,8 +26,9 @@ out=${FUZZ_OUT:-.build-fuzz}
 targets=${FUZZ_TARGETS:-csv json pipeline}
 conformance=${FUZZ_SEEDS:-$root/Tests/Conformance}
 swiftc=${SWIFTC:-swiftc}
-# The system zlib through the package's module map (Sources/CZlib), as SwiftPM builds it.
-zlib=(-I "$root/Sources/CZlib" -lz)
+# The system zlib through the package's module map (Sources/CZlib), and the system calls of
+# Sources/CSystem's header, as SwiftPM builds them.
+zlib=(-I "$root/Sources/CZlib" -lz -I "$root/Sources/CSystem")
 # The package's name, as SwiftPM passes it: the engine has `package` declarations.
 package=(-package-name tablefmt)
 

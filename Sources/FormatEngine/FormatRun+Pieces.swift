@@ -144,7 +144,7 @@ extension FormatRun {
         let job = PieceDrawing(pieces: pieces, like: reader.table, name: input.name, renderer: renderer, draw: draw, rowsInPlace: rowsInPlace,
                                cap: options.pipeline.pieceCap ?? max(1 << 20, 2 * (options.pipeline.pieceBytes ?? 0)))
         let mine = job.continuation()
-        DispatchQueue.global().async { job.help() }
+        HelperThread.start { job.help() }
         var failure: InputError?
         var drawn = count.drawn
         do {

@@ -119,7 +119,7 @@ struct FilePieces {
                 work(k)
             }
         }
-        DispatchQueue.global().async {
+        HelperThread.start {
             loop()
             helperDone.signal()
         }

@@ -78,7 +78,7 @@ final class RowPipeline: @unchecked Sendable {
     /// - Throws: what `body` throws (after stopping the reader).
     func consume<Failure: Error>(maxRows: Int, help: ((Batch) -> Void)? = nil, _ body: (Batch) throws(Failure) -> Void) throws(Failure) {
         self.help = help
-        DispatchQueue.global().async { self.produce(maxRows: maxRows) }
+        HelperThread.start { self.produce(maxRows: maxRows) }
         var index = 0
         while true {
             filled.wait()
