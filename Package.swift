@@ -15,7 +15,7 @@ let package = Package(
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
         .target(name: "FormatEngine", dependencies: ["CZlib", "CSystem"]),
         .executableTarget(name: "tablefmt", dependencies: ["FormatEngine"]),
-        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "tablefmt", "CZlib"], exclude: ["Resources"]),
+        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "tablefmt", "CZlib", "CSystem"], exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -41,6 +41,11 @@ static inline int tablefmt_start_elsewhere(pthread_attr_t *attributes, unsigned 
 static inline void tablefmt_allow(const unsigned long *allowed) {
     (void)sched_setaffinity(0, TABLEFMT_CPU_WORDS * sizeof(unsigned long), allowed);
 }
+
+/// The CPUs the calling thread may run on, in `set` (TABLEFMT_CPU_WORDS words); 0 when unknown.
+static inline int tablefmt_cpus(unsigned long *set) {
+    return sched_getaffinity(0, TABLEFMT_CPU_WORDS * sizeof(unsigned long), set) == 0;
+}
 #else
 static inline int tablefmt_start_elsewhere(pthread_attr_t *attributes, unsigned long *allowed) {
     (void)attributes;
@@ -48,6 +53,10 @@ static inline int tablefmt_start_elsewhere(pthread_attr_t *attributes, unsigned 
     return 0;
 }
 static inline void tablefmt_allow(const unsigned long *allowed) { (void)allowed; }
+static inline int tablefmt_cpus(unsigned long *set) {
+    (void)set;
+    return 0;
+}
 #endif
 
 #endif
