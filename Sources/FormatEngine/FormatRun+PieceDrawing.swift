@@ -106,8 +106,10 @@ final class PieceDrawing: @unchecked Sendable {
         state.withLock { $0.drawn.removeValue(forKey: k) }
     }
 
-    /// Gives back a written piece's memory.
+    /// Gives back a written piece's memory: kept for a piece still to be drawn ahead, else freed
+    /// now, while the other thread may still be drawing, rather than all at the end of the pass.
     func recycle(_ bytes: ByteArray.Storage) {
+        guard state.withLock({ !$0.stopped && $0.next < pieces.count }) else { return }
         spare.withLock { $0.append(bytes) }
     }
 
