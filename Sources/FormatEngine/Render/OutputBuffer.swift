@@ -67,13 +67,15 @@ public final class OutputBuffer {
     private let capacity: Int
     private var count = 0
     private var pendingSpaces = 0
+    /// Bytes after the buffer's end that spaces written a word at a time may reach (`Cursor.spaces`).
+    static let spare = 16
     private let sink: any OutputSink
 
     /// A buffer of `capacity` bytes in front of `sink`; `flush()` writes what it holds.
     public init(_ sink: any OutputSink, capacity: Int = 1 << 16) {
         self.sink = sink
         self.capacity = max(64, capacity)
-        block = ByteArray.Storage(capacity: self.capacity + 8)
+        block = ByteArray.Storage(capacity: self.capacity + Self.spare)
         storage = block.pointer
     }
 
@@ -81,8 +83,8 @@ public final class OutputBuffer {
     /// it handed over before) or in new memory: output drawn into memory is kept without a copy.
     /// Held-back spaces are dropped (a line ends after them).
     func exchange(_ recycled: ByteArray.Storage?) -> (memory: ByteArray.Storage, count: Int) {
-        let fresh = recycled ?? ByteArray.Storage(capacity: capacity + 8)
-        precondition(fresh.capacity == capacity + 8, "an output buffer goes on in memory of its own size")
+        let fresh = recycled ?? ByteArray.Storage(capacity: capacity + Self.spare)
+        precondition(fresh.capacity == capacity + Self.spare, "an output buffer goes on in memory of its own size")
         let handed = (memory: block, count: count)
         block = fresh
         storage = fresh.pointer
@@ -105,7 +107,7 @@ public final class OutputBuffer {
         let end = count &+ spaces &+ bytes.count
         guard end <= capacity else { return try writeFlushing(bytes) }
         // The common case, in place: the held-back spaces a word at a time (the last word may
-        // reach into the eight spare bytes), then the bytes.
+        // reach into the spare bytes), then the bytes.
         let target = UnsafeMutableRawPointer(storage + count)
         if spaces > 0 {
             var k = 0
@@ -246,7 +248,7 @@ public final class OutputBuffer {
 
 extension OutputBuffer {
     /// A place to write in the buffer without a call or a check per write: `at`, the next byte;
-    /// `end`, the buffer's end (eight spare bytes follow it, so spaces go a word at a time); and
+    /// `end`, the buffer's end (`spare` bytes follow it, so spaces go a word at a time); and
     /// `pending`, the spaces held back until something follows them on the line.
     struct Cursor {
         var at: UnsafeMutablePointer<UInt8>
@@ -257,15 +259,19 @@ extension OutputBuffer {
         @inline(__always)
         var room: Int { end - at }
 
-        /// Writes the held-back spaces and `more` spaces after them, a word at a time (the last
-        /// word may reach seven bytes past them, into what is written next or the spare bytes),
-        /// without moving `at`. Returns where the bytes after them go. `room` must hold them.
+        /// Writes the held-back spaces and `more` spaces after them, two words whatever their count
+        /// (most runs of padding are shorter), then a word at a time: up to fifteen bytes past
+        /// them, into what is written next or the spare bytes. Does not move `at`. Returns where
+        /// the bytes after them go. `room` must hold them.
         @inline(__always)
         func spaces(_ more: Int) -> UnsafeMutablePointer<UInt8> {
             let n = pending &+ more
-            var k = 0
+            let raw = UnsafeMutableRawPointer(at)
+            raw.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, as: UInt64.self)
+            raw.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: 8, as: UInt64.self)
+            var k = 16
             while k < n {
-                UnsafeMutableRawPointer(at).storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: k, as: UInt64.self)
+                raw.storeBytes(of: 0x2020_2020_2020_2020 as UInt64, toByteOffset: k, as: UInt64.self)
                 k &+= 8
             }
             return at + n
