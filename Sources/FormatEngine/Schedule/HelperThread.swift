@@ -43,16 +43,22 @@ enum HelperThread {
 #else
         var thread = pthread_t()
 #endif
+        // (The thread's argument is optional on Linux, not on Darwin: `run` takes either.)
         let made = pthread_create(&thread, &attributes, { context in
-            guard let context else { return nil }
-            let work = Unmanaged<Work>.fromOpaque(context).takeRetainedValue()
-            if work.startsElsewhere { tablefmt_allow(work.allowed) }
-            work.body()
+            HelperThread.run(context)
             return nil
         }, context)
         if made != 0 {
             Unmanaged<Work>.fromOpaque(context).release()
             DispatchQueue.global().async(execute: body)
         }
+    }
+
+    /// The new thread's start: its CPUs given back, then the work.
+    private static func run(_ context: UnsafeMutableRawPointer?) {
+        guard let context else { return }
+        let work = Unmanaged<Work>.fromOpaque(context).takeRetainedValue()
+        if work.startsElsewhere { tablefmt_allow(work.allowed) }
+        work.body()
     }
 }
