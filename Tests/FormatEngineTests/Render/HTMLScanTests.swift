@@ -12,8 +12,7 @@ struct HTMLScanTests {
     static let special = Set(Array("\"&'<>".utf8) + Array(0x00...0x1F) + [0x7F, 0xC2, 0xE2, 0xEF])
 
     func inBuffer<T>(_ bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        let padded = bytes + Array("<&\"'>\u{1}<&\"'>".utf8)
-        return padded.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<bytes.count])) }
+        withinBuffer(bytes, after: Array("<&\"'>\u{1}<&\"'>".utf8), body)
     }
 
     @Test("O6: text with none of the bytes to escape is written as it is; any of them, anywhere, sends it to be escaped (generated)")

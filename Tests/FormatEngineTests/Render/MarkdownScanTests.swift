@@ -11,8 +11,7 @@ struct MarkdownScanTests {
     static let markup = Set(Array("\\|*_`[<&~".utf8) + [0x0A, 0x0D])
 
     func inBuffer<T>(_ bytes: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        let padded = bytes + Array("|*_`[<&~\\|*_`[<&~".utf8)
-        return padded.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<bytes.count])) }
+        withinBuffer(bytes, after: Array("|*_`[<&~\\|*_`[<&~".utf8), body)
     }
 
     @Test("O4: printable ASCII with no markup byte is plain; any markup byte, anywhere, sends the cell to be escaped")

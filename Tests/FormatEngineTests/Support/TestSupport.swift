@@ -125,3 +125,10 @@ struct SplitMix64: RandomNumberGenerator {
         Int(next() % UInt64(bound))
     }
 }
+
+/// `body` with `bytes` lying in a larger buffer between `before` and `after`: bytes a scan must not
+/// read, chosen so that reading them would change its answer.
+func withinBuffer<T>(_ bytes: [UInt8], before: [UInt8] = [], after: [UInt8], _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+    let buffer = before + bytes + after
+    return buffer.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[before.count..<(before.count + bytes.count)])) }
+}

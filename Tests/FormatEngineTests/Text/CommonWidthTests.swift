@@ -27,8 +27,7 @@ struct CommonWidthTests {
 
     /// `body` with the text's bytes lying in a larger buffer, followed by printable ASCII.
     func inBuffer<T>(_ text: String, _ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        let bytes = Array(text.utf8) + Array("xxxxxxxxxxxxxxxx".utf8)
-        return bytes.withUnsafeBufferPointer { body(UnsafeBufferPointer(rebasing: $0[0..<text.utf8.count])) }
+        withinBuffer(Array(text.utf8), after: Array("xxxxxxxxxxxxxxxx".utf8), body)
     }
 
     /// Generated texts with their widths counted scalar by scalar: runs of ASCII long and short (so
@@ -94,8 +93,7 @@ struct CommonWidthTests {
     func malformed() {
         let measure = DisplayWidth()
         for bytes: [UInt8] in [[0x61, 0xC3], [0xC3, 0x41], [0x80], [0xE4, 0xBA], [0xE4, 0x41, 0x80], [0xED, 0xA0, 0x80], [0xC3, 0xA9, 0xA9]] {
-            let padded = bytes + Array("xxxxxxxx".utf8)
-            let found = padded.withUnsafeBufferPointer { measure.commonWidth(UnsafeBufferPointer(rebasing: $0[0..<bytes.count])) }
+            let found = withinBuffer(bytes, after: Array("xxxxxxxx".utf8)) { measure.commonWidth($0) }
             #expect(found == nil, "\(bytes)")
         }
     }
@@ -159,8 +157,7 @@ struct CommonWidthTests {
             // answer if read (printable ASCII adds columns, a control or a lead byte gives nil).
             let before = Array(repeating: UInt8(random.below(2) == 0 ? 0x41 : 0x01), count: random.below(9))
             let after = Array(repeating: UInt8([0x41, 0x01, 0x80, 0xE5][random.below(4)]), count: 9)
-            let buffer = before + bytes + after
-            let found = buffer.withUnsafeBufferPointer { measure.commonWidth(UnsafeBufferPointer(rebasing: $0[before.count..<(before.count + bytes.count)])) }
+            let found = withinBuffer(bytes, before: before, after: after) { measure.commonWidth($0) }
             #expect(found == expected, "\(bytes)")
             if expected != nil && bytes.contains(where: { $0 >= 0x80 }) { measured += 1 }
         }
