@@ -27,9 +27,11 @@ enum HTMLText {
         return (ampersandQuote | angles | SWAR.matches(word, ones &* 0x22)) & SWAR.highBits == 0
     }
 
-    /// Whether no byte of `word` is one `mayNeedEscaping` looks for.
+    /// Whether no byte of `word` is one `mayNeedEscaping` looks for: none that `Sanitize` may
+    /// escape (`TextBytes.mayNeedEscaping`), and none of the five references.
     @inline(__always)
     static func hasNoSpecialByte(_ word: UInt64) -> Bool {
+        guard !TextBytes.mayNeedEscaping(word) else { return false }
         let ones = SWAR.ones
         // `&` and `'` as a range of the ASCII bytes, their high bit clear: there a byte b is at
         // least a when b + (0x80 - a) has its high bit, at most z when b + (0x7F - z) has not, and
@@ -38,8 +40,6 @@ enum HTMLText {
         let ampersandQuote = (low &+ ones &* (0x80 - 0x26)) & ~(low &+ ones &* (0x7F - 0x27)) & ascii
         // The others each found as a zero byte: exactly when there is none, any found.
         let others = SWAR.matches(word, ones &* 0x22) | SWAR.matches(word, ones &* 0x3C) | SWAR.matches(word, ones &* 0x3E)
-            | SWAR.lessThan(word, 0x20) | SWAR.matches(word, ones &* 0x7F)
-            | SWAR.matches(word, ones &* 0xC2) | SWAR.matches(word, ones &* 0xE2) | SWAR.matches(word, ones &* 0xEF)
         return (ampersandQuote | others) & SWAR.highBits == 0
     }
 
