@@ -46,11 +46,12 @@ extension WidthRuleTests {
         #expect(RuleKit.plan(csv, width: 0).headingLines == 1)
     }
 
-    @Test("C7: printable ASCII wider than its column is cut at its end, its first bytes and `…` filling the column; what fits is whole (generated, `…` one and two columns wide)")
+    @Test("C7: printable ASCII wider than its column is cut at its end, its first bytes and `…` filling the column, a column narrower than `…` its first bytes alone; what fits is whole (generated, `…` one and two columns wide)")
     func asciiCutAtEnd() {
         var rng = SplitMix64(seed: 0xC7C7)
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
         let inner = letters + Array("0123456789 !#$%&'()*+-./:;<=>?@[]^_{|}~`\"")
+        var narrowest = 0
         for trial in 0..<200 {
             let ambiguousWide = trial % 2 == 1
             let notes = (0..<(1 + rng.below(12))).map { _ -> String in
@@ -60,9 +61,12 @@ extension WidthRuleTests {
                 return String(letters[rng.below(letters.count)]) + String(middle) + (length > 1 ? String(letters[rng.below(letters.count)]) : "")
             }
             let csv = "id,note\n" + notes.enumerated().map { "\($0.offset + 1),\"\($0.element.replacingOccurrences(of: "\"", with: "\"\""))\"" }.joined(separator: "\n") + "\n"
-            let lines = RuleKit.outputLines(csv, width: 12 + rng.below(50)) {
+            // Now and then a width that leaves the notes one or two columns (`--min-width 1`).
+            let narrow = trial % 4 >= 2
+            let lines = RuleKit.outputLines(csv, width: narrow ? 5 + rng.below(2) : 12 + rng.below(50)) {
                 $0.layout = .table
                 $0.ambiguousWide = ambiguousWide
+                if narrow { $0.minWidth = .cells(1) }
             }
             // The rule under the headings: a run of rule characters per column.
             guard let ruleAt = lines.firstIndex(where: { $0.hasPrefix("─") || $0.hasPrefix("-") }) else {
@@ -79,10 +83,14 @@ extension WidthRuleTests {
             let ellipsisWidth = ambiguousWide ? 2 : 1
             for (row, note) in zip(lines[(ruleAt + 1)...], notes) {
                 let cell = String(row.dropFirst(noteStart))
-                let expected = note.count <= noteWidth ? note : String(note.prefix(noteWidth - ellipsisWidth)) + "…"
+                let expected = note.count <= noteWidth ? note
+                    : noteWidth < ellipsisWidth ? String(note.prefix(noteWidth)) : String(note.prefix(noteWidth - ellipsisWidth)) + "…"
                 #expect(cell == expected, "trial \(trial), column \(noteWidth)")
             }
+            if noteWidth < ellipsisWidth { narrowest += 1 }
         }
+        // The column narrower than `…` was met.
+        #expect(narrowest > 5, "\(narrowest) tables with a column narrower than …")
     }
 
     // MARK: - C6 cell lines
