@@ -63,7 +63,7 @@ struct OutputCopyTests {
         }
     }
 
-    @Test("Bytes copied from a file, between writes and held-back spaces, are what writing them from memory gives, to memory, a file, an appended file and a pipe (seeded)",
+    @Test("W12, P2: bytes copied from a file (chunks kept on disk), between writes and held-back spaces, are what writing them from memory gives, to memory, a file, an appended file and a pipe (seeded)",
           arguments: Target.allCases)
     func sameAsWritten(_ target: Target) throws {
         var rng = SplitMix64(seed: 0xC0_97 + UInt64(Target.allCases.firstIndex(of: target)!))
@@ -102,7 +102,7 @@ struct OutputCopyTests {
         }
     }
 
-    @Test("A copy past the file's end is said (false), not taken for the whole")
+    @Test("W12, P2: a copy past the file's end is said (false), not taken for the whole")
     func pastTheEnd() throws {
         let url = try FilePiecesTests.file(Array("0123456789".utf8), "copy-short")
         let fd = open(url.path, O_RDONLY)

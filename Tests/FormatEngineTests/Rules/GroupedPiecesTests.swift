@@ -212,7 +212,7 @@ struct GroupedPiecesTests {
         }
     }
 
-    @Test("NumberShape.digitsValue reads one to eight digits, as TextBytes.upTo8 loads them, as their value (seeded)")
+    @Test("W12: a group sum reads a short number's one to eight digits, as TextBytes.upTo8 loads them, as their value (NumberShape.digitsValue; seeded)")
     func digitsValue() {
         var rng = SplitMix64(seed: 0x6A4)
         for trial in 0..<20_000 {
