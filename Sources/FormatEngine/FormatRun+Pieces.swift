@@ -116,7 +116,7 @@ extension FormatRun {
                 k += 1
             case .endsInsideRow where k + 1 < pieces.count:
                 // Joined with the next piece, whose start was not a row's: its notes are not used.
-                if case .sized(let next) = first[k + 1], let kept = next.notes { notes.forget(kept.place, count: kept.count) }
+                if case .sized(let next) = first[k + 1], let kept = next.notes { notes.forget(kept.place) }
                 sized.append(nil)
                 cuts.append(pieces.cuts[k + 2])
                 k += 2

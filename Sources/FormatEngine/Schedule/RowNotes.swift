@@ -36,10 +36,11 @@ final class RowNotes: @unchecked Sendable {
     /// Keeps one sizing piece's notes (on either thread).
     /// - Parameter compacting: whether notes kept in memory are copied into a block of their size
     ///   (else they are kept in their own block, its spare room counted against the budget).
+    ///   Either way the block's capacity is what is held (`forget`).
     /// - Returns: where they are, or nil when they could not be kept.
     func keep(_ notes: ByteArray, compacting: Bool = true) -> Place? {
         let count = notes.count
-        let held = compacting ? count : notes.capacity
+        let held = compacting ? max(1, count) : notes.capacity  // a block holds at least one byte
         let spot = state.withLock { state -> (fd: Int32, offset: Int64)? in
             if state.held + held <= budget {
                 state.held += held
@@ -59,13 +60,9 @@ final class RowNotes: @unchecked Sendable {
         return failure == 0 ? .file(spot.offset) : nil
     }
 
-    /// Lets go of notes kept and not to be used (a piece read again joined with the one before).
-    func forget(_ place: Place, count: Int) {
-        if case .memory = place { state.withLock { $0.held -= count } }
-    }
-
-    /// Lets go of bytes kept without compacting once they are used: memory they held is free for
-    /// others within the budget (a file's bytes stay where they are).
+    /// Lets go of bytes kept, once used or not to be used (a piece read again joined with the one
+    /// before): memory they held is free for others within the budget (a file's bytes stay where
+    /// they are).
     func forget(_ place: Place) {
         if case .memory(let bytes) = place { state.withLock { $0.held -= bytes.capacity } }
     }

@@ -268,7 +268,7 @@ struct RowIndexTests {
         let first = try #require(nowhere.keep(bytes))
         #expect(nowhere.keep(bytes) == nil)
         // Notes let go of (a piece joined with the one before) no longer count against the budget.
-        nowhere.forget(first, count: bytes.count)
+        nowhere.forget(first)
         guard case .memory = try #require(nowhere.keep(bytes)) else {
             Issue.record("room again in memory")
             return
