@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// Why output stopped.
 public enum OutputError: Error, Sendable, Equatable {
     /// The reader went away (EPIPE): stop quietly (E3).
@@ -220,9 +226,12 @@ public final class OutputBuffer {
     /// Writes `count` bytes of the regular file `fd` from `offset` (after any held-back spaces):
     /// straight from the file where the sink can (`OutputSink.copy(fromFile:)`), else read
     /// through the buffer, a block at a time.
-    /// - Returns: false when the file could not be read to the end (what was read is written).
+    /// - Returns: false when the file does not hold the bytes (nothing written), or could not be
+    ///   read to the end (what was read is written): the same whichever way the sink takes them.
     func copy(fromFile fd: Int32, at offset: Int64, count total: Int) throws(OutputError) -> Bool {
         guard total > 0 else { return true }
+        var status = stat()
+        guard fstat(fd, &status) == 0, Int64(status.st_size) >= offset + Int64(total) else { return false }
         if pendingSpaces > 0 { try flushSpaces() }
         try flush()
         if try sink.copy(fromFile: fd, offset: offset, count: total) { return true }

@@ -102,14 +102,21 @@ struct OutputCopyTests {
         }
     }
 
-    @Test("W12, P2: a copy past the file's end is said (false), not taken for the whole")
-    func pastTheEnd() throws {
+    @Test("W12, P2: a copy past the file's end is said (false), not taken for the whole, nothing of it written, to any sink",
+          arguments: Target.allCases)
+    func pastTheEnd(_ target: Target) throws {
         let url = try FilePiecesTests.file(Array("0123456789".utf8), "copy-short")
         let fd = open(url.path, O_RDONLY)
         defer { close(fd) }
-        let sink = MemorySink()
-        let out = OutputBuffer(sink)
-        #expect(try out.copy(fromFile: fd, at: 4, count: 20) == false)
+        var copied: Bool?
+        let written = try Self.output(target) { sink in
+            let out = OutputBuffer(sink)
+            try out.write("ab")
+            copied = try out.copy(fromFile: fd, at: 4, count: 20)
+            try out.flush()
+        }
+        #expect(copied == false)
+        #expect(written == Array("ab".utf8))
     }
 
     @Test("W12, P2: a file grouped with its chunks kept on disk prints to a file, an appended file and a pipe what it prints to memory (seeded)",
