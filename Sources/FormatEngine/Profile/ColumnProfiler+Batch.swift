@@ -136,8 +136,10 @@ extension ColumnProfile {
         var widest = 0, before = 0, after = 0
         var kinds = Kinds.all
         var r = from
-        while r < batch.rows, let (point, kind) = Self.shortNumber(batch.cell(r, c, in: buffer)) {
-            let count = batch.cell(r, c, in: buffer).count
+        while r < batch.rows {
+            let cell = batch.cell(r, c, in: buffer)
+            guard let (point, kind) = Self.shortNumber(cell) else { break }
+            let count = cell.count
             widest = max(widest, count)
             before = max(before, point)
             after = max(after, count &- point)
