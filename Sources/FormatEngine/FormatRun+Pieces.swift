@@ -24,7 +24,7 @@ extension FormatRun {
     func sizeInPieces(_ reader: RowReader, groupBy: Int? = nil) -> Sized? {
         let table = reader.table
         guard limit == Int.max, let size = options.pipeline.pieceBytes,
-              let file = (input as? RandomlyReadable)?.randomAccess, file.holdsText,
+              let file = randomAccess(of: input), file.holdsText,
               table.stream.encoding == .utf8, table.stream.replacements == 0 else { return nil }
         switch table.choice.format {
         case .csv, .tsv:

@@ -156,6 +156,17 @@ protocol RandomlyReadable {
 extension FileInput: RandomlyReadable {}
 extension StandardInput: RandomlyReadable {}
 
+/// `input`'s file, readable again at any offset, when it is one (`RandomlyReadable`). The commonest
+/// inputs are known by their type first: a cast to the protocol searches the program's
+/// conformances the first time it is made, about 150,000 instructions before the first pass.
+func randomAccess(of input: any InputProvider) -> RandomAccess? {
+    switch ObjectIdentifier(type(of: input)) {
+    case ObjectIdentifier(FileInput.self): (input as? FileInput)?.randomAccess
+    case ObjectIdentifier(StandardInput.self): (input as? StandardInput)?.randomAccess
+    default: (input as? RandomlyReadable)?.randomAccess
+    }
+}
+
 /// A file named on the command line. A regular file is read twice (sized exactly, then drawn)
 /// through the one descriptor opened here, so a file renamed over it meanwhile (`mv b.csv a.csv`)
 /// is not read instead; a file changed in place stops the read (exit 74).

@@ -58,7 +58,9 @@ struct TableInput {
     init(_ provider: some InputProvider, options: InputOptions, choice: Choice? = nil, columns known: [String]? = nil) throws(InputError) {
         self.options = options
         self.sourceName = provider.name
-        if let given = provider as? RowsInput {
+        // The type compared first: a cast that fails on a class instance (a file) looks for
+        // Foundation's boxed values, a search by name of about 280,000 instructions.
+        if type(of: provider) == RowsInput.self, let given = provider as? RowsInput {
             // Rows in memory: records as they are, under the headings given (no bytes to read).
             stream = InputStream(MemorySource([]), chunkSize: 16)
             self.choice = Choice(format: .csv, dialect: nil)

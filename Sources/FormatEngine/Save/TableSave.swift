@@ -11,7 +11,7 @@ package enum TableSave {
     /// Whether `input` can be saved in place: a regular file of text (not gzip) in a dialect
     /// that can be written back: CSV, TSV or JSON Lines. Nil when it can, else why not.
     package static func refusal(_ input: any InputProvider, format: InputFormat?) -> String? {
-        guard let file = (input as? RandomlyReadable)?.randomAccess, input.path != nil else {
+        guard let file = randomAccess(of: input), input.path != nil else {
             return "read from a pipe: W saves it under a name"
         }
         guard file.holdsText else { return "a compressed file: W saves it under a name" }
@@ -74,7 +74,7 @@ package enum TableSave {
         if let reason = refusal(input, format: document ? .json : nil) {
             throw SaveError("\(name): \(reason)", offerSaveAs: true)
         }
-        guard let file = (input as? RandomlyReadable)?.randomAccess else { throw SaveError("\(name): cannot be read again") }
+        guard let file = randomAccess(of: input) else { throw SaveError("\(name): cannot be read again") }
         let encoding = table.stream.encoding
         let bom = byteOrderMark(file.fd, encoding)
         let kind: SaveDialect.Kind
@@ -139,7 +139,7 @@ package enum TableSave {
     /// first bytes, as many as were read, when rows were only appended since (V10).
     /// - Throws: `SaveError` when the file was changed in place: the rows read are gone.
     static func bytesRead(_ input: any InputProvider, read: SaveFile.Identity?) throws(SaveError) -> (any InputProvider, Int64) {
-        guard let file = (input as? RandomlyReadable)?.randomAccess else { return (input, 0) }
+        guard let file = randomAccess(of: input) else { return (input, 0) }
         guard let read = read ?? SaveFile.identity(fd: file.fd), let size = SaveFile.bytesRead(file.fd, read: read) else {
             throw SaveError("\(input.name): changed in place: the rows the view read are no longer on disk; not saved (open it again to edit it)")
         }

@@ -189,7 +189,7 @@ package final class ViewLoader: @unchecked Sendable {
             guard followed.access.holdsText else { return nil }
             return FileRows(followed.access, choice: table.choice, name: input.name, owner: followed.holder, followed: true)
         }
-        guard let file = (input as? RandomlyReadable)?.randomAccess, file.holdsText else { return nil }
+        guard let file = randomAccess(of: input), file.holdsText else { return nil }
         return FileRows(file, choice: table.choice, name: input.name, owner: input)
     }
 

@@ -24,7 +24,7 @@ package final class ViewSaving {
         self.options = options
         path = input.path
         expected = input.path.flatMap { SaveFile.identity(path: $0) }
-        read = (input as? RandomlyReadable)?.randomAccess.flatMap { SaveFile.identity(fd: $0.fd) }
+        read = randomAccess(of: input).flatMap { SaveFile.identity(fd: $0.fd) }
         var reason: String?
         var lines = false
         // Only a regular file: a named pipe opened again would lose the rows read from it.
@@ -61,7 +61,7 @@ extension ViewSaving {
         let encoding = table.stream.encoding
         guard encoding == .utf8 else { return "JSON Lines in \(encoding.rawValue) is read-only (UTF-8 JSON Lines can be edited)" }
         // Lines ended by CR alone: the first 64 KiB tell.
-        guard let file = try? FileInput(path: path), let fd = (file as? RandomlyReadable)?.randomAccess?.fd,
+        guard let file = try? FileInput(path: path), let fd = file.randomAccess?.fd,
               let size = FileIdentity.of(fd)?.size else { return nil }
         let count = Int(min(size, 1 << 16))
         var head = [UInt8](repeating: 0, count: count)
@@ -75,7 +75,7 @@ extension ViewSaving {
     /// JSON Lines: why row `id`'s member `name` cannot be edited — which member of its line it
     /// is, is not clear (a key twice…), so a save would refuse it — nil when it can.
     func unclearMember(row id: Int, name: String) -> String? {
-        guard jsonLines, id >= 0, let file = (input as? RandomlyReadable)?.randomAccess else { return nil }
+        guard jsonLines, id >= 0, let file = randomAccess(of: input) else { return nil }
         if lines == nil { lines = try? TableSave.lineSpans(file, bom: TableSave.byteOrderMark(file.fd, .utf8), name: input.name) }
         guard let lines, id < lines.count else { return nil }
         let end = id + 1 < lines.count ? lines.start(id + 1) : lines.end
