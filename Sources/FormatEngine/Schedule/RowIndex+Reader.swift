@@ -189,7 +189,12 @@ extension RowIndex {
                 quoted &= quoted &- 1
                 guard dialect.quoting, ends[k] &- starts[k] >= 2, base[starts[k]] == 0x22, base[ends[k] &- 1] == 0x22 else { throw changed }
                 starts[k] &+= 1
-                ends[k] = k != pairField ? ends[k] &- 1 : try Self.unescapePairs(base, from: starts[k], to: ends[k] &- 1, sourceName: sourceName)
+                if k != pairField {
+                    ends[k] &-= 1
+                } else {
+                    guard let end = CSVReader.collapsePairs(base, from: starts[k], to: ends[k] &- 1) else { throw changed }
+                    ends[k] = end
+                }
             }
         }
 
@@ -214,34 +219,6 @@ extension RowIndex {
         @inline(never)  // made once a run at most: kept out of the row loops
         static func changed(_ sourceName: String) -> InputError { .fileChanged("modified", source: sourceName) }
 
-        /// Reads each `""` in `bytes[from..<to]` (quoted text) as one `"`, in place.
-        /// - Returns: where the text now ends.
-        private static func unescapePairs(_ bytes: UnsafeMutablePointer<UInt8>, from: Int, to: Int, sourceName: String) throws(InputError) -> Int {
-            var read = from
-            var write = from
-            while read < to {
-                // Eight bytes without a quote at a time: each word stored where the text goes, at
-                // or before where it was read (over no byte not yet read).
-                while read &+ 8 <= to {
-                    let word = UnsafeRawPointer(bytes + read).loadUnaligned(as: UInt64.self)
-                    if SWAR.matches(word, SWAR.quote) != 0 { break }
-                    UnsafeMutableRawPointer(bytes + write).storeBytes(of: word, as: UInt64.self)
-                    read &+= 8
-                    write &+= 8
-                }
-                guard read < to else { break }
-                let byte = bytes[read]
-                bytes[write] = byte
-                write &+= 1
-                if byte == 0x22 {
-                    guard read &+ 1 < to, bytes[read &+ 1] == 0x22 else { throw changed(sourceName) }
-                    read &+= 2
-                } else {
-                    read &+= 1
-                }
-            }
-            return write
-        }
         /// The LEB128 number at `notes[at]`; `at` moves past it.
         @inline(__always)
         static func number(_ notes: UnsafePointer<UInt8>, _ at: inout Int) -> Int {

@@ -7,22 +7,27 @@ import Testing
 /// `InPlaceRowsTests` shows draws controls escaped as the general path does). A file can change
 /// between the passes unseen by the size-and-time check (rewritten with its modification time put
 /// back), so these tests read bytes changed after they were noted, with the rows whole in the
-/// stream's buffer (the reader's quick placing) and at its end: a delimiter or a quote moved must
-/// stop with `file changed while reading`, and a control written into a cell must be handed over
-/// as the bytes now there, for the drawing pass to check.
+/// stream's buffer (the reader's quick placing) and at its end: a delimiter or a quote moved, or a
+/// `""` in a quoted text made a lone quote, must stop with `file changed while reading`, and a
+/// control written into a cell must be handed over as the bytes now there, for the drawing pass
+/// to check.
 @Suite("Rows by the notes of a file rewritten unseen")
 struct NotesChangedTests {
-    /// Cells without `""` (such rows are all noted): ASCII, common non-ASCII text, numbers, and
-    /// text with a comma (quoted in the file).
+    /// Cells without `""`: ASCII, common non-ASCII text, numbers, and text with a comma (quoted in
+    /// the file).
     static let cells = ["alpha", "be", "a longer text cell", "Novák", "東京", "서울 특별시", "12", "336", "12.5", "5%", "x, y", "Øster, Chloé"]
+    /// Cells with quotes (`""` in the file), only ever in a row's first field: a row with `""` in
+    /// one field is noted, one with it in two is left to the reader.
+    static let quotedCells = ["say \"hi\"", "\"quoted\" text, here", "6'2\" tall"]
 
     /// A CSV table of `rows` rows of 4 to 7 columns.
     static func table(_ rng: inout SplitMix64, rows: Int) -> [UInt8] {
         let columns = 4 + rng.below(4)
         var text = (0..<columns).map { "c\($0)" }.joined(separator: ",") + "\n"
         for _ in 0..<rows {
-            text += (0..<columns).map { _ -> String in
-                let cell = cells[rng.below(cells.count)]
+            text += (0..<columns).map { c -> String in
+                let cell = c == 0 && rng.below(4) == 0 ? quotedCells[rng.below(quotedCells.count)] : cells[rng.below(cells.count)]
+                if cell.contains("\"") { return "\"" + cell.split(separator: "\"", omittingEmptySubsequences: false).joined(separator: "\"\"") + "\"" }
                 return cell.contains(",") ? "\"" + cell + "\"" : cell
             }.joined(separator: ",") + "\n"
         }
@@ -35,6 +40,9 @@ struct NotesChangedTests {
         case delimiterMoved
         /// A quoted field's opening quote turned into a letter.
         case quoteGone
+        /// The second quote of a `""` in a quoted field's text turned into a letter (`""hi` →
+        /// `"xhi`): a lone quote in the text.
+        case pairBroken
         /// A letter of a cell turned into a control: ESC, BEL, DEL, or a C1 control (two bytes).
         case control
     }
@@ -47,6 +55,7 @@ struct NotesChangedTests {
             switch edit {
             case .delimiterMoved: return bytes[i] == 0x2C && letter(bytes[i - 1]) && letter(bytes[i + 1])
             case .quoteGone: return bytes[i] == 0x22 && (bytes[i - 1] == 0x2C || bytes[i - 1] == 0x0A)
+            case .pairBroken: return bytes[i] == 0x22 && bytes[i + 1] == 0x22 && bytes[i - 1] != 0x2C && bytes[i - 1] != 0x0A
             case .control: return letter(bytes[i]) && letter(bytes[i + 1])
             }
         }
@@ -57,6 +66,7 @@ struct NotesChangedTests {
         switch edit {
         case .delimiterMoved: bytes.swapAt(i, i + 1)
         case .quoteGone: bytes[i] = UInt8(ascii: "q")
+        case .pairBroken: bytes[i + 1] = UInt8(ascii: "x")
         case .control:
             switch rng.below(4) {
             case 0: bytes[i] = 0x1B
@@ -86,7 +96,7 @@ struct NotesChangedTests {
         return (rows, notes, place, index.bytes.count)
     }
 
-    @Test("I7, O5, P1: bytes changed after they were noted: a moved delimiter or quote stops with `file changed while reading` at that row; a control written into a cell is handed over as it is now, for the drawing pass's own check (seeded)",
+    @Test("I7, O5, P1: bytes changed after they were noted: a moved delimiter or quote, or a `\"\"` made a lone quote, stops with `file changed while reading` at that row; a control written into a cell is handed over as it is now, for the drawing pass's own check (seeded)",
           arguments: Edit.allCases)
     func changedAfterNoting(_ edit: Edit) throws {
         var rng = SplitMix64(seed: 0xC4A_6ED + UInt64(Edit.allCases.firstIndex(of: edit) ?? 0))
@@ -117,7 +127,7 @@ struct NotesChangedTests {
                 failure = error
             }
             switch edit {
-            case .delimiterMoved, .quoteGone:
+            case .delimiterMoved, .quoteGone, .pairBroken:
                 #expect(failure?.description == "t.csv: file changed while reading (modified)", "trial \(trial), row \(changedRow)")
                 #expect(read == Array(rows.prefix(changedRow)), "trial \(trial): the rows before the changed one, as they were")
             case .control:
