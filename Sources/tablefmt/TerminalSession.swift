@@ -107,7 +107,10 @@ private func leaveTerminalAtOnce() {
     }
 }
 
-/// Raw mode and the view's screen. - Returns: false when the terminal cannot take them.
+/// Raw mode and the view's screen, at the start and again after `fg`. Keys typed ahead are kept
+/// for the view (`TCSADRAIN`, as `less` does): a key typed right after `fg`, before raw mode is
+/// back, is the view's first key, not dropped. (Leaving discards them instead: they were meant for
+/// the view, not the shell.) - Returns: false when the terminal cannot take them.
 @discardableResult
 private func enterTerminal() -> Bool {
     guard ttyDescriptor >= 0 else { return false }
@@ -119,7 +122,7 @@ private func enterTerminal() -> Bool {
         cc[Int(VMIN)] = 1
         cc[Int(VTIME)] = 0
     }
-    guard tcsetattr(ttyDescriptor, TCSAFLUSH, &raw) == 0 else { return false }
+    guard tcsetattr(ttyDescriptor, TCSADRAIN, &raw) == 0 else { return false }
     return writeAll(ttyDescriptor, enterBytes)
 }
 
