@@ -143,6 +143,9 @@ struct PipelineTuning: Sendable {
     /// count) instead of on both cores as they come, so that pieces finish out of turn whatever
     /// the timing.
     var groupedDrawOrder: (@Sendable (Int) -> [Int])?
+    /// Tests: where `--group-by` in pieces keeps the chunks it holds on disk (nil:
+    /// `TemporaryFiles.directory`), so that a test can find this run's files and no other's.
+    var groupChunkDirectory: String?
 }
 
 /// What reading needs of the options (the Input stage sees nothing of the output's).

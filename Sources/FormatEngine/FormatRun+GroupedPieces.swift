@@ -116,7 +116,7 @@ final class GroupedPieceDrawing: @unchecked Sendable {
     private let order: (@Sendable (Int) -> [Int])?
 
     init(rows: PieceRows, grouping: PieceGroups, afterHeading: any Renderer, draw: @escaping TableFormatter.Draw, rowsInPlace: Bool = false, budget: Int,
-         out: OutputBuffer, order: (@Sendable (Int) -> [Int])? = nil) {
+         directory: String, out: OutputBuffer, order: (@Sendable (Int) -> [Int])? = nil) {
         self.out = out
         self.order = order
         first = Locked((0, [:], nil, false))
@@ -126,7 +126,7 @@ final class GroupedPieceDrawing: @unchecked Sendable {
         self.afterHeading = afterHeading
         self.draw = draw
         self.rowsInPlace = rowsInPlace
-        store = RowNotes(budget: budget)
+        store = RowNotes(budget: budget, directory: directory)
         chunks = Locked(Array(repeating: Array(repeating: nil, count: grouping.counts.count), count: rows.pieces.count))
     }
 
@@ -319,11 +319,12 @@ extension FormatRun {
                            _ reader: inout RowReader) throws(OutputError) {
         guard !grouping.counts.isEmpty else { return }
         let renderer = grouped.renderer
+        let directory = options.pipeline.groupChunkDirectory ?? TemporaryFiles.directory
         try grouped.heading(grouping.values[0], count: grouping.counts[0])
         let job = GroupedPieceDrawing(rows: PieceRows(pieces: pieces, like: reader.table, name: input.name), grouping: grouping,
                                       afterHeading: renderer.continuation(into: OutputBuffer(MemorySink())), draw: grouped.draw,
                                       rowsInPlace: grouped.plan.mode == .table && options.headingsEvery == nil, budget: options.memoryLimit / 2,
-                                      out: out, order: options.pipeline.groupedDrawOrder)
+                                      directory: directory, out: out, order: options.pipeline.groupedDrawOrder)
         var unread = try !job.drawAll()
         let outcome = job.outcome.current
         groups: for g in grouping.counts.indices where !unread {
@@ -343,10 +344,10 @@ extension FormatRun {
         if let first = outcome.errors.min(by: { $0.key < $1.key }) {
             reader.keep(first.value)
         } else if unread {
-            reader.keep(InputError(.readFailed, "cannot read back a temporary file for --group-by", source: TemporaryFiles.directory))
+            reader.keep(InputError(.readFailed, "cannot read back a temporary file for --group-by", source: directory))
         } else if outcome.lost {
             reader.keep(InputError(.readFailed, "cannot write a temporary file for --group-by (set TMPDIR to a larger disk, or raise --memory-limit)",
-                                   source: TemporaryFiles.directory))
+                                   source: directory))
         }
     }
 }

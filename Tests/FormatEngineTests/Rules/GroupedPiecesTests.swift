@@ -212,6 +212,58 @@ struct GroupedPiecesTests {
         }
     }
 
+    /// A sink that, when the text it is given first holds `trigger`, cuts every file of
+    /// `directory` this process holds open to nothing (found by `/proc/self/fd`: the files are
+    /// unlinked as soon as they are made).
+    final class CuttingSink: OutputSink {
+        let directory: String
+        let trigger: String
+        var text = ""
+        var cut = 0
+        init(directory: String, trigger: String) {
+            self.directory = directory
+            self.trigger = trigger
+        }
+        func write(_ bytes: RawSpan) throws(OutputError) {
+            bytes.withUnsafeBytes { text += String(decoding: $0, as: UTF8.self) }
+            guard cut == 0, text.contains(trigger) else { return }
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
+                guard let fd = Int32(entry),
+                      let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
+                      target.hasPrefix(directory + "/") else { continue }
+                if ftruncate(fd, 0) == 0 { cut += 1 }
+            }
+        }
+    }
+
+    @Test("W12, E3: a group's chunk kept on disk that can no longer be read back (its temporary file cut short) stops the output after the group's heading with `cannot read back a temporary file for --group-by`, no row of the chunk written",
+          .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
+    func chunkCannotBeReadBack() throws {
+        var csv = "id,grp,amount\n"
+        for r in 0..<30_000 { csv += "\(r),\(r % 3 == 1 ? "omega" : "alpha"),\(r % 1000).25\n" }
+        let url = try FilePiecesTests.file(Array(csv.utf8))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-chunks-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        var options = FormatOptions()
+        options.width = 0
+        options.groupBy = ColumnReference("grp")
+        options.pipeline.pieceBytes = 20_000
+        options.pipeline.groupChunkDirectory = directory
+        options.memoryLimit = 4096  // the second group's chunks on disk
+        let sink = CuttingSink(directory: directory, trigger: "Grp: omega")
+        let result = try TableFormatter.run(try FileInput(path: url.path), options: options, output: sink)
+        #expect(result.pieces > 1)
+        #expect(sink.cut > 0, "the chunks were kept in a file")
+        #expect(result.error?.description == "\(directory): cannot read back a temporary file for --group-by")
+        // The first group whole, then the second's heading and none of its rows (the run stopped
+        // at its first chunk, which is on disk), but the count of those not shown.
+        let lines = sink.text.split(separator: "\n", omittingEmptySubsequences: false)
+        let heading = try #require(lines.firstIndex { $0.hasPrefix("Grp: omega") })
+        #expect(lines[..<heading].filter { $0.contains("alpha") && !$0.hasPrefix("Grp:") }.count == 20_000)
+        #expect(Array(lines[(heading + 1)...]) == ["… 10,000 more rows", ""])
+    }
+
     @Test("W12: a group sum reads a short number's one to eight digits, as TextBytes.upTo8 loads them, as their value (NumberShape.digitsValue; seeded)")
     func digitsValue() {
         var rng = SplitMix64(seed: 0x6A4)
