@@ -55,7 +55,9 @@ struct NotesChangedTests {
             switch edit {
             case .delimiterMoved: return bytes[i] == 0x2C && letter(bytes[i - 1]) && letter(bytes[i + 1])
             case .quoteGone: return bytes[i] == 0x22 && (bytes[i - 1] == 0x2C || bytes[i - 1] == 0x0A)
-            case .pairBroken: return bytes[i] == 0x22 && bytes[i + 1] == 0x22 && bytes[i - 1] != 0x2C && bytes[i - 1] != 0x0A
+            // The first quote of a `""` in the text: after a letter, space or punctuation, not
+            // after the opening quote or another quote (then it would be the field's closing one).
+            case .pairBroken: return bytes[i] == 0x22 && bytes[i + 1] == 0x22 && bytes[i - 1] != 0x2C && bytes[i - 1] != 0x0A && bytes[i - 1] != 0x22
             case .control: return letter(bytes[i]) && letter(bytes[i + 1])
             }
         }

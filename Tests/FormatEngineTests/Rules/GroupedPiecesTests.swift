@@ -214,7 +214,9 @@ struct GroupedPiecesTests {
 
     /// A sink that, when the text it is given first holds `trigger`, cuts every file of
     /// `directory` this process holds open to nothing (found by `/proc/self/fd`: the files are
-    /// unlinked as soon as they are made).
+    /// unlinked as soon as they are made). Each is opened again through its link and checked
+    /// there, so a descriptor closed and reused meanwhile by a test running beside this one is
+    /// never cut.
     final class CuttingSink: OutputSink {
         let directory: String
         let trigger: String
@@ -228,22 +230,28 @@ struct GroupedPiecesTests {
             bytes.withUnsafeBytes { text += String(decoding: $0, as: UTF8.self) }
             guard cut == 0, text.contains(trigger) else { return }
             for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? [] {
-                guard let fd = Int32(entry),
-                      let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
+                guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)"),
                       target.hasPrefix(directory + "/") else { continue }
-                if ftruncate(fd, 0) == 0 { cut += 1 }
+                let mine = open("/proc/self/fd/\(entry)", O_WRONLY)
+                guard mine >= 0 else { continue }
+                defer { close(mine) }
+                guard let again = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(mine)"),
+                      again.hasPrefix(directory + "/") else { continue }
+                if ftruncate(mine, 0) == 0 { cut += 1 }
             }
         }
     }
 
-    @Test("W12, E3: a group's chunk kept on disk that can no longer be read back (its temporary file cut short) stops the output after the group's heading with `cannot read back a temporary file for --group-by`, no row of the chunk written",
+    @Test("W12, E2, P2: a group's chunk kept on disk that can no longer be read back (its temporary file cut short) stops the output after the group's heading with `cannot read back a temporary file for --group-by`, no row of the chunk written",
           .enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
     func chunkCannotBeReadBack() throws {
         var csv = "id,grp,amount\n"
         for r in 0..<30_000 { csv += "\(r),\(r % 3 == 1 ? "omega" : "alpha"),\(r % 1000).25\n" }
         let url = try FilePiecesTests.file(Array(csv.utf8))
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-chunks-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        let made = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-chunks-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
+        // As /proc/self/fd names its files: every link resolved.
+        let directory = made.resolvingSymlinksInPath().path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         var options = FormatOptions()
         options.width = 0
