@@ -271,7 +271,7 @@ final class PieceSizing: @unchecked Sendable {
         // of them a column at a time; else read into `record`. (Both live on through the loop, so
         // their fields stay valid; the batch's until the reader next reads the stream.)
         var row = InPlaceRow()
-        var batch = SizingBatch(columns: piece.columns.count)
+        var batch = SizingBatch(columns: piece.columns.count, measure: measure)
         do {
             while true {
                 let fields: Fields

@@ -365,12 +365,16 @@ extension ColumnProfile {
     /// compares with it).
     mutating func noteWidest(_ batch: borrowing SizingBatch, column c: Int, in buffer: UnsafePointer<UInt8>, measure: DisplayWidth) {
         var widest = width
+        let widths = batch.widths
         for r in 0..<batch.rows {
             let cell = batch.cell(r, c, in: buffer)
             if cell.isEmpty {
                 hasEmpties = true
             } else if let ascii = DisplayWidth.printableASCIIWidth(cell) {
                 if ascii > widest { widest = ascii }
+            } else if widths.isOn(column: c), let common = widths.width(cell, column: c) {
+                // A common text (no escape, a byte or more a column) met again: its width kept.
+                if common > widest { widest = common }
             } else {
                 width = widest
                 noteWidestNonASCII(cell, measure: measure)

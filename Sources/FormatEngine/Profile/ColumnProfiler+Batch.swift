@@ -12,18 +12,25 @@ struct SizingBatch: ~Copyable {
     /// Rows held, of at most `capacity`.
     private(set) var rows = 0
     let capacity: Int
+    /// The widths of the non-ASCII texts the piece's text columns meet again (a region, a
+    /// customer's name), for its batches as they come: each is measured once
+    /// (`ColumnProfile.noteWidest`), as the drawing pass measures it once (`CommonWidthCache`).
+    let widths: CommonWidthCache
 
-    /// A batch of up to about `fields` fields (at least one row) of `columns` fields each.
-    init(columns: Int, fields: Int = 4096) {
+    /// A batch of up to about `fields` fields (at least one row) of `columns` fields each, their
+    /// widths as `measure` takes them.
+    init(columns: Int, fields: Int = 4096, measure: DisplayWidth) {
         self.columns = columns
         capacity = max(1, fields / max(1, columns))
         starts = .allocate(capacity: capacity &* max(1, columns))
         ends = .allocate(capacity: capacity &* max(1, columns))
+        widths = CommonWidthCache(measure: measure, columns: columns)
     }
 
     deinit {
         starts.deallocate()
         ends.deallocate()
+        widths.free()
     }
 
     /// Whether another row fits.

@@ -83,7 +83,7 @@ struct InPlaceSizingTests {
         var index = RowIndex()
         var record = Record()
         var row = InPlaceRow()
-        var batch = SizingBatch(columns: piece.columns.count, fields: batchFields)
+        var batch = SizingBatch(columns: piece.columns.count, fields: batchFields, measure: DisplayWidth())
         var sized = Sized()
         var taken = 0
         do {
