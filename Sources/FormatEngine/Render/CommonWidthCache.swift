@@ -1,13 +1,14 @@
-/// The widths of the common non-ASCII cells a renderer drew lately, a table for each input column,
-/// so that a text met again (a region, a customer's name) is not measured again (P1): the drawing
-/// pass of a plain table meets the same few non-ASCII texts on most rows of such a column.
+/// The widths of the common non-ASCII cells a renderer drew lately, or a sizing batch's text
+/// columns met (`SizingBatch.widths`), a table for each input column, so that a text met again (a
+/// region, a customer's name) is not measured again (P1): both passes over a plain table meet the
+/// same few non-ASCII texts on most rows of such a column.
 ///
 /// An entry holds a cell's bytes (up to 32), so a hit is a cell of the very same bytes and its
 /// width is exactly `DisplayWidth.commonWidth`'s for them: nothing is taken on trust that the
 /// bytes drawn do not show. A column whose cells are seldom met again stops using its table
 /// (`checkEvery`), so such a column pays about 30 instructions a cell for a while, then nothing.
-/// One renderer's (a renderer is used on one thread at a time; a continuation makes its own),
-/// which frees it (`free`). A value of pointers: nothing is reference-counted as it is used.
+/// One renderer's or one batch's (each used on one thread at a time; a continuation makes its
+/// own), which frees it (`free`). A value of pointers: nothing is reference-counted as it is used.
 struct CommonWidthCache {
     /// A cell of up to 32 bytes as four words, those past it zero; its length and its width.
     struct Entry {
