@@ -372,9 +372,16 @@ extension ColumnProfile {
                 hasEmpties = true
             } else if let ascii = DisplayWidth.printableASCIIWidth(cell) {
                 if ascii > widest { widest = ascii }
-            } else if widths.isOn(column: c), let common = widths.width(cell, column: c) {
-                // A common text (no escape, a byte or more a column) met again: its width kept.
-                if common > widest { widest = common }
+            } else if cell.count <= CommonWidthCache.longest, widths.isOn(column: c) {
+                // Up to 32 bytes, looked up: a common text (no escape, a byte or more a column) has
+                // its width, measured once; any other is not common, and is measured as such.
+                if let common = widths.width(cell, column: c) {
+                    if common > widest { widest = common }
+                } else {
+                    width = widest
+                    noteWidestNonASCII(cell, measure: measure, mayBeCommon: false)
+                    widest = width
+                }
             } else {
                 width = widest
                 noteWidestNonASCII(cell, measure: measure)
@@ -387,10 +394,11 @@ extension ColumnProfile {
     /// The same for a cell that is not printable ASCII: measured only when it may be wider than the
     /// widest so far (by its byte count: the common cell, `commonWidth`, is then measured at once;
     /// any other first by the bound its bytes give, `plainWidthBound`), or has something to escape.
+    /// `mayBeCommon`: false when `commonWidth` has already said it is not common.
     @inline(never)
-    private mutating func noteWidestNonASCII(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth) {
+    private mutating func noteWidestNonASCII(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, mayBeCommon: Bool = true) {
         // The common non-ASCII cell that may be wider is measured exactly in one light scan.
-        if cell.count > width, let common = measure.commonWidth(cell) {
+        if mayBeCommon, cell.count > width, let common = measure.commonWidth(cell) {
             if common > width { width = common }
             return
         }
