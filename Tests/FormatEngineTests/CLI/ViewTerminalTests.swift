@@ -296,6 +296,22 @@ struct ViewTerminalTests {
         for suffix in ["a", "b"] { try? FileManager.default.removeItem(atPath: "/tmp/tablefmt-stty-\(getpid()).\(suffix)") }
     }
 
+    /// A key typed in the same write as the command, before the view has taken the terminal.
+    @Test("V8: a key typed before the view has the terminal is kept for it: its first key",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
+    func typedBeforeStart() throws {
+        let file = try Self.tallFile()
+        let shell = try Session(["--norc", "--noprofile", "-i"], width: 80, height: 20, environment: ["PS1": "prompt$ "], program: "/bin/bash")
+        #expect(shell.read(until: "prompt$ "))
+        let mark = shell.received
+        shell.send("'\(TestPaths.binary.path)' '\(file.path)'\rG")
+        #expect(shell.read(until: "row 200 of 200", after: mark))
+        shell.send("q")
+        shell.send("echo status=$?; exit\r")
+        #expect(shell.read(until: "status=0"))
+        _ = shell.wait()
+    }
+
     @Test("V8: every fixture opens in the view, takes every kind of key, and leaves the terminal as it found it")
     func everyFixture() throws {
         let inputs = TestPaths.files(in: TestPaths.fixtures.appendingPathComponent("cases")).filter { $0.lastPathComponent.hasPrefix("input.") }
