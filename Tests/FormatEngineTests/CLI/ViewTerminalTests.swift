@@ -269,14 +269,21 @@ struct ViewTerminalTests {
         #expect(session.modesRestored)
     }
 
+    /// An interactive bash on an 80 × 20 terminal, at its first prompt (`prompt$ `): job control,
+    /// and keys typed the way a person types them at a shell.
+    static func interactiveShell() throws -> Session {
+        let shell = try Session(["--norc", "--noprofile", "-i"], width: 80, height: 20, environment: ["PS1": "prompt$ "], program: "/bin/bash")
+        #expect(shell.read(until: "prompt$ "))
+        return shell
+    }
+
     /// Ctrl-Z needs a shell with job control (a process group that is not orphaned): an
     /// interactive bash on the terminal runs the view, then `stty -g` compares the modes.
     @Test("V8: Ctrl-Z restores the terminal and stops the view; fg draws it again and takes a key typed right after it; the modes are the same throughout",
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
     func suspend() throws {
         let file = try Self.tallFile()
-        let shell = try Session(["--norc", "--noprofile", "-i"], width: 80, height: 20, environment: ["PS1": "prompt$ "], program: "/bin/bash")
-        #expect(shell.read(until: "prompt$ "))
+        let shell = try Self.interactiveShell()
         shell.send("stty -g > /tmp/tablefmt-stty-\(getpid()).a; '\(TestPaths.binary.path)' '\(file.path)'\r")
         #expect(shell.read(until: "row 1 of 200"))
         var mark = shell.received
@@ -301,8 +308,7 @@ struct ViewTerminalTests {
           .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
     func typedBeforeStart() throws {
         let file = try Self.tallFile()
-        let shell = try Session(["--norc", "--noprofile", "-i"], width: 80, height: 20, environment: ["PS1": "prompt$ "], program: "/bin/bash")
-        #expect(shell.read(until: "prompt$ "))
+        let shell = try Self.interactiveShell()
         let mark = shell.received
         shell.send("'\(TestPaths.binary.path)' '\(file.path)'\rG")
         #expect(shell.read(until: "row 200 of 200", after: mark))
