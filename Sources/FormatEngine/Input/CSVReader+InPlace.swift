@@ -9,6 +9,15 @@ extension CSVReader {
     ///   longer than `maxRowBytes`, one that runs past the buffered bytes): `read(into:)` reads it.
     /// - Complexity: O(bytes of the row); no allocation once `row`'s buffers have grown.
     mutating func readInPlace(into row: inout InPlaceRow) -> Bool {
+        // CSV's dialect gets a copy of its own, its flags constants: two tests fewer on every word
+        // and field, and registers to spare (335.1 M → 331.8 M instructions on the 100k-row CSV).
+        if dialect.quoting && !dialect.backslashEscapes { return readInPlace(into: &row, CSVFlags()) }
+        return readInPlace(into: &row, DialectFlags(quoting: dialect.quoting, backslashes: dialect.backslashEscapes))
+    }
+
+    /// `readInPlace` for a dialect whose quoting and backslash escapes `flags` gives.
+    @inline(__always)
+    private mutating func readInPlace<F: InPlaceFlags>(into row: inout InPlaceRow, _ flags: F) -> Bool {
         guard state == .fieldStart || state == .afterCR else { return false }
         let buffer = stream.storage
         let end = stream.end
@@ -22,7 +31,7 @@ extension CSVReader {
         guard p < end, buffer[p] != 0x0A, buffer[p] != 0x0D else { return false }
         row.paired.removeAll(keepingCapacity: true)
         var shape = RowIndex.Shape()
-        let delimiter = dialect.delimiter, quoting = dialect.quoting, backslashes = dialect.backslashEscapes
+        let delimiter = dialect.delimiter, quoting = flags.quoting, backslashes = flags.backslashes
         var count = 0
         var starts = row.starts, ends = row.ends, capacity = row.capacity
         /// Holds the field `start..<stop`.
@@ -35,8 +44,6 @@ extension CSVReader {
             ends[count] = stop
             count &+= 1
         }
-        // The byte that ended the last field: a delimiter, or the row's line break at `p`.
-        var b: UInt8 = 0
         row: while true {
             if quoting && buffer[p] == 0x22 {
                 // `"`, the text (with any `""`), `"`, then a delimiter or a line break.
@@ -51,7 +58,7 @@ extension CSVReader {
                     close &+= 2
                 }
                 if pairs { row.paired.append(count) }
-                b = buffer[close &+ 1]
+                let b = buffer[close &+ 1]
                 guard b == delimiter || b == 0x0A || b == 0x0D else { return false }
                 Self.noteQuoted(count, in: &shape)
                 put(p &+ 1, close)
@@ -73,7 +80,7 @@ extension CSVReader {
                 while hits != 0 {
                     let q = p &+ hits.trailingZeroBitCount >> 3
                     hits &= hits &- 1
-                    b = buffer[q]
+                    let b = buffer[q]
                     if b == delimiter {
                         put(fieldStart, q)
                         fieldStart = q &+ 1
@@ -94,7 +101,7 @@ extension CSVReader {
             }
             // The last bytes, one at a time.
             while p < end {
-                b = buffer[p]
+                let b = buffer[p]
                 if b == delimiter {
                     put(fieldStart, p)
                     p &+= 1
@@ -112,7 +119,9 @@ extension CSVReader {
             }
             return false
         }
-        // `p` is at the line break that ended the row.
+        // `p` is at the line break that ended the row (the byte that ended each field is not kept
+        // in a variable through the loop: one register more for the scan).
+        let lineBreak = buffer[p]
         let rawBase = stream.base(of: 0)
         shape.rawStart = rawBase &+ rowStart
         shape.rawEnd = rawBase &+ p
@@ -125,7 +134,7 @@ extension CSVReader {
         self.shape = shape
         quotedCR = false
         newLine(at: p)
-        state = b == 0x0A ? .fieldStart : .afterCR
+        state = lineBreak == 0x0A ? .fieldStart : .afterCR
         stream.pos = p
         if !row.paired.isEmpty { decodePairs(row, in: buffer) }
         return true
@@ -169,4 +178,26 @@ extension CSVReader {
         }
         return write
     }
+}
+
+/// How a dialect reads fields, for `readInPlace`: a generic parameter, so that a dialect whose
+/// flags are constants (`CSVFlags`) has code of its own. (Flags passed as `Bool` arguments to one
+/// function were not: it stayed one function, 9.6 M instructions longer, tried 2026-11-27.)
+protocol InPlaceFlags {
+    /// Fields may be quoted (`Dialect.quoting`).
+    var quoting: Bool { get }
+    /// A backslash escapes the byte after it (`Dialect.backslashEscapes`).
+    var backslashes: Bool { get }
+}
+
+/// CSV's: quoted fields, no backslash escapes.
+struct CSVFlags: InPlaceFlags {
+    var quoting: Bool { true }
+    var backslashes: Bool { false }
+}
+
+/// Any other dialect's, read from it at run time.
+struct DialectFlags: InPlaceFlags {
+    let quoting: Bool
+    let backslashes: Bool
 }
