@@ -8,63 +8,16 @@ extension InputStream {
             end = filled
             return
         }
-        var i = end
-        let limit = filled
-        let storage = storage  // a local: the loop reads no class property
-        while i < limit {
-            // Fast path: sixteen ASCII bytes at a time, then eight, again after every multibyte
-            // sequence, and straight to the first byte of a word that is not ASCII.
-            while i &+ 16 <= limit {
-                let raw = UnsafeRawPointer(storage + i)
-                if (raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & SWAR.highBits != 0 { break }
-                i &+= 16
-            }
-            while i &+ 8 <= limit {
-                let high = UnsafeRawPointer(storage + i).loadUnaligned(as: UInt64.self) & SWAR.highBits
-                if high != 0 {
-                    i &+= high.trailingZeroBitCount >> 3
-                    break
-                }
-                i &+= 8
-            }
-            if i >= limit { break }
-            if storage[i] < 0x80 {  // fewer than eight bytes left
-                i &+= 1
-                continue
-            }
-            // A run of sequences (a word of Latin, Greek, CJK, Hangul …), taken while it lasts.
-            repeat {
-                let lead = storage[i]
-                // The common two- and three-byte sequences without the general check: a lead of
-                // C2–DF, or of E1–EC or EE–EF (whose second byte may be any of 80–BF), and
-                // continuation bytes; E0, ED, four bytes and anything wrong by `UTF8Check`.
-                if lead &- 0xC2 <= 0xDF - 0xC2 {
-                    if i &+ 1 < limit, storage[i &+ 1] & 0xC0 == 0x80 {
-                        i &+= 2
-                        continue
-                    }
-                } else if lead &- 0xE1 <= 0xEF - 0xE1, lead != 0xED, i &+ 2 < limit,
-                          storage[i &+ 1] & 0xC0 == 0x80, storage[i &+ 2] & 0xC0 == 0x80 {
-                    i &+= 3
-                    continue
-                }
-                switch UTF8Check.sequence(storage, i, limit) {
-                case .valid(let length):
-                    i &+= length
-                case .incomplete:
-                    if final {
-                        repair(at: i)
-                        return
-                    }
-                    end = i
-                    return
-                case .invalid:
-                    repair(at: i)
-                    return
-                }
-            } while i < limit && storage[i] >= 0x80
+        let i = UTF8Check.validEnd(storage, from: end, to: filled)
+        guard i < filled else {
+            end = filled
+            return
         }
-        end = i
+        if case .incomplete = UTF8Check.sequence(storage, i, filled), !final {
+            end = i  // the rest of the sequence may come with the next read
+            return
+        }
+        repair(at: i)
     }
 
     /// Rewrites `storage[at..<filled]` with every invalid sequence replaced by U+FFFD.

@@ -116,13 +116,15 @@ struct TableInput {
 
     /// Reads one piece of a regular file as `table` reads its rows: the same format, dialect,
     /// header and columns, from `source`, which starts at the first byte of a row (P1: a file's
-    /// pieces are read on both cores). Lines count from 1 within the piece.
-    init(piece source: any ByteSource, like table: TableInput) throws(InputError) {
+    /// pieces are read on both cores). Lines count from 1 within the piece. `cellsCheckUTF8`: the
+    /// stream does not check UTF-8, as each cell is checked where it is sized
+    /// (`ColumnProfile.checksUTF8`).
+    init(piece source: any ByteSource, like table: TableInput, cellsCheckUTF8: Bool = false) throws(InputError) {
         options = table.options
         sourceName = table.sourceName
         choice = table.choice
         // A small buffer: a piece is a few of them, and each piece has a stream of its own.
-        stream = InputStream(source, chunkSize: 1 << 16, trustValidUTF8: table.choiceForNextPass.knownValidUTF8, midInput: true)
+        stream = InputStream(source, chunkSize: 1 << 16, trustValidUTF8: cellsCheckUTF8 || table.choiceForNextPass.knownValidUTF8, midInput: true)
         let reader = try Self.makeReader(choice, stream: stream, name: sourceName, explicitJSON: options.inputFormat == .json, maxRowBytes: options.maxRowSize)
         csv = reader as? CSVReader
         json = reader as? JSONReader

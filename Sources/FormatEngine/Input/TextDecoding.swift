@@ -52,3 +52,62 @@ enum UTF8Check {
         return .valid(length)
     }
 }
+
+extension UTF8Check {
+    /// Where the valid UTF-8 that `p[from..<limit]` starts with ends: `limit` when all of it is
+    /// valid, else the first byte of the first sequence that is not (wrong, or cut short by
+    /// `limit`). The one scan for the stream's check of what it reads (I5) and a cell's
+    /// (`isValid`).
+    @inline(__always)
+    static func validEnd(_ p: UnsafeMutablePointer<UInt8>, from: Int, to limit: Int) -> Int {
+        var i = from
+        while i < limit {
+            // Fast path: sixteen ASCII bytes at a time, then eight, again after every multibyte
+            // sequence, and straight to the first byte of a word that is not ASCII.
+            while i &+ 16 <= limit {
+                let raw = UnsafeRawPointer(p + i)
+                if (raw.loadUnaligned(as: UInt64.self) | raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)) & SWAR.highBits != 0 { break }
+                i &+= 16
+            }
+            while i &+ 8 <= limit {
+                let high = UnsafeRawPointer(p + i).loadUnaligned(as: UInt64.self) & SWAR.highBits
+                if high != 0 {
+                    i &+= high.trailingZeroBitCount >> 3
+                    break
+                }
+                i &+= 8
+            }
+            if i >= limit { break }
+            if p[i] < 0x80 {  // fewer than eight bytes left
+                i &+= 1
+                continue
+            }
+            // A run of sequences (a word of Latin, Greek, CJK, Hangul …), taken while it lasts.
+            repeat {
+                let lead = p[i]
+                // The common two- and three-byte sequences without the general check: a lead of
+                // C2–DF, or of E1–EC or EE–EF (whose second byte may be any of 80–BF), and
+                // continuation bytes; E0, ED, four bytes and anything wrong by `sequence`.
+                if lead &- 0xC2 <= 0xDF - 0xC2 {
+                    if i &+ 1 < limit, p[i &+ 1] & 0xC0 == 0x80 {
+                        i &+= 2
+                        continue
+                    }
+                } else if lead &- 0xE1 <= 0xEF - 0xE1, lead != 0xED, i &+ 2 < limit,
+                          p[i &+ 1] & 0xC0 == 0x80, p[i &+ 2] & 0xC0 == 0x80 {
+                    i &+= 3
+                    continue
+                }
+                guard case .valid(let length) = sequence(p, i, limit) else { return i }
+                i &+= length
+            } while i < limit && p[i] >= 0x80
+        }
+        return i
+    }
+
+    /// Whether `bytes` are valid UTF-8 (RFC 3629).
+    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = bytes.baseAddress else { return true }
+        return validEnd(UnsafeMutablePointer(mutating: base), from: 0, to: bytes.count) == bytes.count
+    }
+}

@@ -55,8 +55,19 @@ struct ColumnProfile: Sendable, Equatable {
     var settledText = false
     /// Whether an empty cell was seen (it shows `--null TEXT`).
     var hasEmpties = false
+    /// The cells' bytes were not checked as UTF-8 when read (a CSV or TSV file's sizing pass in
+    /// pieces, P1): each cell that is not ASCII is checked as it is noted, by `commonWidth` (or
+    /// the `CommonWidthCache` entry it made) where that measures it, else by `UTF8Check.isValid`
+    /// (`noteAnyCell`, `noteWidestNonASCII`). A number, date or boolean is ASCII.
+    var checksUTF8 = false
+    /// With `checksUTF8`: a cell was not valid UTF-8 (it was not measured; the piece is read
+    /// again whole, where the stream replaces what is wrong, I5).
+    var sawInvalidUTF8 = false
 
-    init(name: String) { self.name = name }
+    init(name: String, checksUTF8: Bool = false) {
+        self.name = name
+        self.checksUTF8 = checksUTF8
+    }
 
     /// Whether every non-null cell is a number (and there is at least one): right-aligned, never cut.
     var isNumeric: Bool { values > 0 && every.contains(.number) }
@@ -106,16 +117,22 @@ struct ColumnProfiler {
     let measure: DisplayWidth
     /// Whether to measure the longest word of each cell (only wrapping needs it).
     let trackWords: Bool
+    /// Whether each cell that is not ASCII is checked as UTF-8 (`ColumnProfile.checksUTF8`).
+    let checksUTF8: Bool
 
-    init(columns: [String], measure: DisplayWidth, trackWords: Bool = false) {
+    init(columns: [String], measure: DisplayWidth, trackWords: Bool = false, checksUTF8: Bool = false) {
         self.measure = measure
         self.trackWords = trackWords
-        profiles = columns.map { ColumnProfile(name: $0) }
+        self.checksUTF8 = checksUTF8
+        profiles = columns.map { ColumnProfile(name: $0, checksUTF8: checksUTF8) }
     }
+
+    /// With `checksUTF8`: a cell was not valid UTF-8.
+    var sawInvalidUTF8: Bool { profiles.contains { $0.sawInvalidUTF8 } }
 
     /// Adds columns that appeared after the profiler was made.
     mutating func sync(columns: [String]) {
-        while profiles.count < columns.count { profiles.append(ColumnProfile(name: columns[profiles.count])) }
+        while profiles.count < columns.count { profiles.append(ColumnProfile(name: columns[profiles.count], checksUTF8: checksUTF8)) }
     }
 
     /// Takes one row into account.
@@ -275,6 +292,10 @@ extension ColumnProfile {
     @inline(never)
     mutating func noteAnyCell(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
         let ascii = DisplayWidth.printableASCIIWidth(cell)
+        if ascii == nil && checksUTF8 && !UTF8Check.isValid(cell) {
+            sawInvalidUTF8 = true
+            return
+        }
         let width = ascii ?? measure.nonASCIIWidth(utf8: cell)
         if width > self.width { self.width = width }
         if trackWords {
@@ -400,6 +421,12 @@ extension ColumnProfile {
         // The common non-ASCII cell that may be wider is measured exactly in one light scan.
         if mayBeCommon, cell.count > width, let common = measure.commonWidth(cell) {
             if common > width { width = common }
+            return
+        }
+        // (`commonWidth` takes only valid UTF-8: a cell it measured, or `CommonWidthCache` had
+        // from it, is checked.)
+        if checksUTF8 && !UTF8Check.isValid(cell) {
+            sawInvalidUTF8 = true
             return
         }
         let mayBeWider = cell.count > width ? (measure.plainWidthBound(utf8: cell) ?? Int.max) > width : Sanitize.needsEscaping(utf8: cell)

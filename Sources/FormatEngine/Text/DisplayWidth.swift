@@ -81,6 +81,8 @@ public struct DisplayWidth: Sendable {
     /// `서울`), found without `measure`'s per-scalar state, as the sum of those widths (no cluster
     /// rule joins two such scalars, none is escaped, none is a mark). Nil for text holding any
     /// other scalar, and with `ambiguousIsWide` (many Latin letters are East Asian ambiguous).
+    /// What it measures is valid UTF-8 (each sequence whole, none overlong, no surrogate): the
+    /// sizing pass in pieces takes such a cell as checked (`ColumnProfile.checksUTF8`).
     @inline(__always)
     func commonWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !ambiguousIsWide, let base = utf8.baseAddress else { return nil }
