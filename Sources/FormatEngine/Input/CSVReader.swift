@@ -309,6 +309,11 @@ struct CSVReader {
                     // The closing quote. Anything before the next delimiter is kept as written.
                     let b = buffer[p]
                     if b != dialect.delimiter && b != 0x0A && b != 0x0D { shape.irregular = true }
+                    // A continuation byte right after it joins the text before the quote: the bytes
+                    // as written are not UTF-8 (a continuation byte after `"`) where the field's
+                    // may be. A stream that does not check UTF-8 (a piece whose cells are checked
+                    // instead, `ColumnProfile.checksUTF8`) counts it replaced: the piece is given up.
+                    if b & 0xC0 == 0x80 && stream.trustValidUTF8 { stream.noteReplacement(at: p) }
                     state = .unquoted
                 }
                 quotedCR = false

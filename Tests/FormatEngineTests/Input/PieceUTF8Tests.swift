@@ -27,7 +27,7 @@ struct PieceUTF8Tests {
 
     /// `bytes` with a wrong sequence put in at a random place past `pastHeaderRead`: inside a
     /// field of any kind, at its start or end, inside quotes, between a multibyte sequence's bytes,
-    /// or after a closing quote (a malformed row, said the same either way).
+    /// or after a closing quote (kept, joined to the field's text).
     static func spoiled(_ bytes: [UInt8], _ rng: inout SplitMix64) -> [UInt8] {
         var spoiled = bytes
         spoiled.insert(contentsOf: wrong[rng.below(wrong.count)], at: pastHeaderRead + rng.below(bytes.count - pastHeaderRead + 1))
@@ -76,6 +76,37 @@ struct PieceUTF8Tests {
             if cut { csv = csv.replacingOccurrences(of: "two\nlines", with: "two lines") }
             try Self.requireChecked(Array(csv.utf8), name: "t.csv", sizes: [1 + rng.below(200), 1000 + rng.below(3000)],
                                     trials: 10, cut: cut, &rng, "table \(table)")
+        }
+    }
+
+    @Test("CSV: a sequence split by a closing quote (the text after it is kept, joined to the field's) gives the pieces up (seeded)")
+    func sequenceSplitByClosingQuote() throws {
+        var rng = SplitMix64(seed: 0x22_F8)
+        let clean = Array(RowPipelineTests.table(&rng, rows: 5000).replacingOccurrences(of: "two\nlines", with: "two lines").utf8)
+        let url = try ReliabilityKit.temporaryFile("t.csv", clean)
+        defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
+        let sizes = [1 + rng.below(200), 1000 + rng.below(3000)]
+        for size in sizes {
+            #expect(try Self.run(url, pieceBytes: size).pieces > 1, "the clean file is read in pieces of \(size)")
+        }
+        // Each valid sequence cut after one, two or three bytes, the rest after the quote.
+        for text in ["é", "東", "😀"] {
+            let bytes = Array(text.utf8)
+            for cut in 1..<bytes.count {
+                // A row of its own, at a line start past the header's read.
+                var at = Self.pastHeaderRead + rng.below(clean.count - Self.pastHeaderRead - 1000)
+                while clean[at - 1] != 0x0A { at += 1 }
+                let row = Array("77777,x,\"".utf8) + bytes[..<cut] + [0x22] + bytes[cut...] + [0x0A]
+                try Data(Array(clean[..<at]) + row + Array(clean[at...])).write(to: url)
+                let whole = try Self.run(url, pieceBytes: nil)
+                #expect(whole.warnings.contains { $0.contains("UTF-8") }, "\(text) cut after \(cut): the whole read says it")
+                for size in sizes {
+                    let got = try Self.run(url, pieceBytes: size)
+                    #expect(got.bytes == whole.bytes && got.warnings == whole.warnings && got.error == whole.error,
+                            "\(text) cut after \(cut), pieces of \(size): as read whole")
+                    #expect(got.pieces == 0, "\(text) cut after \(cut), pieces of \(size): the pieces were given up")
+                }
+            }
         }
     }
 
