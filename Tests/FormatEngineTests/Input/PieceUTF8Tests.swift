@@ -50,19 +50,30 @@ struct PieceUTF8Tests {
         #expect(clean.count > pastHeaderRead + 50_000, "\(what): a file long enough")
         let url = try ReliabilityKit.temporaryFile(name, clean)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
-        for size in sizes where cut {
-            #expect(try run(url, pieceBytes: size).pieces > 1, "\(what): the clean file is read in pieces of \(size)")
-        }
+        if cut { try requireReadInPieces(url, sizes: sizes, what) }
         for trial in 0..<trials {
             try Data(spoiled(clean, &rng)).write(to: url)
-            let whole = try run(url, pieceBytes: nil)
-            #expect(whole.warnings.contains { $0.contains("UTF-8") } || whole.error != nil, "\(what), trial \(trial): the whole read says it")
-            for size in sizes {
-                let got = try run(url, pieceBytes: size)
-                #expect(got.bytes == whole.bytes && got.warnings == whole.warnings && got.error == whole.error,
-                        "\(what), trial \(trial), pieces of \(size): as read whole")
-                #expect(!cut || got.pieces == 0, "\(what), trial \(trial), pieces of \(size): the pieces were given up")
-            }
+            try requireAsWhole(url, sizes: sizes, givenUp: cut, "\(what), trial \(trial)")
+        }
+    }
+
+    /// Requires the file at `url` to be read in pieces of each size.
+    static func requireReadInPieces(_ url: URL, sizes: [Int], _ what: String) throws {
+        for size in sizes {
+            #expect(try run(url, pieceBytes: size).pieces > 1, "\(what): the clean file is read in pieces of \(size)")
+        }
+    }
+
+    /// Requires the file at `url`, which holds a wrong sequence, to print in pieces of each size
+    /// the bytes, warnings and error it prints whole; with `givenUp`, the pieces given up for it.
+    static func requireAsWhole(_ url: URL, sizes: [Int], givenUp: Bool, _ what: String) throws {
+        let whole = try run(url, pieceBytes: nil)
+        #expect(whole.warnings.contains { $0.contains("UTF-8") } || whole.error != nil, "\(what): the whole read says it")
+        for size in sizes {
+            let got = try run(url, pieceBytes: size)
+            #expect(got.bytes == whole.bytes && got.warnings == whole.warnings && got.error == whole.error,
+                    "\(what), pieces of \(size): as read whole")
+            #expect(!givenUp || got.pieces == 0, "\(what), pieces of \(size): the pieces were given up")
         }
     }
 
@@ -86,9 +97,7 @@ struct PieceUTF8Tests {
         let url = try ReliabilityKit.temporaryFile("t.csv", clean)
         defer { try? FileManager.default.removeItem(at: url.deletingLastPathComponent()) }
         let sizes = [1 + rng.below(200), 1000 + rng.below(3000)]
-        for size in sizes {
-            #expect(try Self.run(url, pieceBytes: size).pieces > 1, "the clean file is read in pieces of \(size)")
-        }
+        try Self.requireReadInPieces(url, sizes: sizes, "CSV")
         // Each valid sequence cut after one, two or three bytes, the rest after the quote.
         for text in ["é", "東", "😀"] {
             let bytes = Array(text.utf8)
@@ -98,14 +107,7 @@ struct PieceUTF8Tests {
                 while clean[at - 1] != 0x0A { at += 1 }
                 let row = Array("77777,x,\"".utf8) + bytes[..<cut] + [0x22] + bytes[cut...] + [0x0A]
                 try Data(Array(clean[..<at]) + row + Array(clean[at...])).write(to: url)
-                let whole = try Self.run(url, pieceBytes: nil)
-                #expect(whole.warnings.contains { $0.contains("UTF-8") }, "\(text) cut after \(cut): the whole read says it")
-                for size in sizes {
-                    let got = try Self.run(url, pieceBytes: size)
-                    #expect(got.bytes == whole.bytes && got.warnings == whole.warnings && got.error == whole.error,
-                            "\(text) cut after \(cut), pieces of \(size): as read whole")
-                    #expect(got.pieces == 0, "\(text) cut after \(cut), pieces of \(size): the pieces were given up")
-                }
+                try Self.requireAsWhole(url, sizes: sizes, givenUp: true, "\(text) cut after \(cut)")
             }
         }
     }
