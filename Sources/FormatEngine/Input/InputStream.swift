@@ -40,11 +40,12 @@ final class InputStream {
     /// counts lines anyway, turns it into a line: see `TableInput`.)
     private(set) var firstReplacementOffset: Int?
 
-    /// - Parameters:
-    ///   - source: where bytes come from.
-    ///   - encoding: the user's `--encoding`, or nil to use a BOM or else UTF-8.
-    ///   - chunkSize: bytes asked of the source per read.
-    /// The bytes were found valid by an earlier pass over the same file: skip the check.
+    /// Bytes asked of a source per read unless said otherwise (a whole input's first read, which
+    /// also sniffs its format, holds this much).
+    static let defaultChunkSize = 1 << 18
+
+    /// The bytes were found valid by an earlier pass over the same file, or are checked where they
+    /// are used (a CSV or TSV piece's cells, `ColumnProfile.checksUTF8`): the stream does not check.
     let trustValidUTF8: Bool
 
     /// Whether every byte of the source has been read.
@@ -74,7 +75,13 @@ final class InputStream {
     /// its first bytes are data, never a byte-order mark or a sign of UTF-16.
     private let midInput: Bool
 
-    init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = 1 << 18, trustValidUTF8: Bool = false, midInput: Bool = false) {
+    /// - Parameters:
+    ///   - source: where bytes come from.
+    ///   - encoding: the user's `--encoding`, or nil to use a BOM or else UTF-8.
+    ///   - chunkSize: bytes asked of the source per read.
+    ///   - trustValidUTF8: whether the bytes are taken as UTF-8 unchecked (`trustValidUTF8`).
+    ///   - midInput: whether the source starts part way into a UTF-8 input (`midInput`).
+    init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = defaultChunkSize, trustValidUTF8: Bool = false, midInput: Bool = false) {
         self.source = source
         self.requested = midInput ? .utf8 : encoding
         self.trustValidUTF8 = trustValidUTF8

@@ -22,8 +22,8 @@ struct PieceUTF8Tests {
     ]
 
     /// Where a wrong sequence may go: past what the reader of the header reads and checks itself
-    /// (its stream's first read, 256 KiB), so that only the pieces meet it.
-    static let pastHeaderRead = (1 << 18) + 1024
+    /// (its stream's first read), so that only the pieces meet it.
+    static let pastHeaderRead = InputStream.defaultChunkSize + 1024
 
     /// `bytes` with a wrong sequence put in at a random place past `pastHeaderRead`: inside a
     /// field of any kind, at its start or end, inside quotes, between a multibyte sequence's bytes,
