@@ -115,21 +115,15 @@ public final class DescriptorSink: OutputSink {
     }
 
     private func write(all bytes: UnsafeRawBufferPointer) throws(OutputError) {
-        guard var p = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            #if canImport(Glibc)
-            let n = Glibc.write(fd, p, left)
-            #else
-            let n = Darwin.write(fd, p, left)
-            #endif
+        var done = 0
+        while done < bytes.count {
+            let n = systemWrite(fd, from: UnsafeRawBufferPointer(rebasing: bytes[done...]))
             if n < 0 {
                 if errno == EINTR { continue }
                 if errno == EPIPE { throw .closed }
                 throw .failed(systemMessage(errno))
             }
-            left -= n
-            p += n
+            done += n
         }
     }
 }

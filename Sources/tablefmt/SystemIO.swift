@@ -35,17 +35,11 @@ enum Terminal {
 func printError(_ line: String) {
     var text = Sanitize.visible(line) + "\n"
     text.withUTF8 { buffer in
-        var p = buffer.baseAddress
-        var left = buffer.count
-        while left > 0, let base = p {
-            #if canImport(Glibc)
-            let n = Glibc.write(2, base, left)
-            #else
-            let n = Darwin.write(2, base, left)
-            #endif
+        var done = 0
+        while done < buffer.count {
+            let n = systemWrite(2, from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: buffer[done...])))
             if n <= 0 { if errno == EINTR { continue }; return }
-            left -= n
-            p = base + n
+            done += n
         }
     }
 }

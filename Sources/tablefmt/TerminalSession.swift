@@ -50,12 +50,11 @@ private let retryLimit = 100
 /// signal handler may call it.
 @discardableResult
 private func writeAll(_ fd: Int32, _ bytes: UnsafeBufferPointer<UInt8>, waits: Int = 0) -> Bool {
-    guard let base = bytes.baseAddress else { return true }
     var done = 0
     var retries = 0
     var waited = 0
     while done < bytes.count {
-        let n = write(fd, base + done, bytes.count - done)
+        let n = systemWrite(fd, from: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[done...])))
         if n > 0 {
             done += n
             retries = 0
@@ -356,7 +355,7 @@ final class TerminalSession {
         if fds[1].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .gone }
         var full = false
         if fds[1].revents & Int16(POLLIN) != 0 {
-            let n = read(wakeReader, &buffer, buffer.count)
+            let n = systemRead(wakeReader, into: &buffer)
             for b in buffer.prefix(max(0, n)) where b != UInt8(ascii: "M") {
                 // A resize, or a continue after Ctrl-Z: the whole screen again. (An M is a
                 // message from the runner: taken in by `refresh`.)
@@ -366,7 +365,7 @@ final class TerminalSession {
         }
         var keys: [ViewKey] = []
         if fds[0].revents & Int16(POLLIN) != 0 {
-            let n = read(tty, &buffer, buffer.count)
+            let n = systemRead(tty, into: &buffer)
             // 0 is the end of a terminal that is gone (raw mode never reads 0 otherwise).
             if n == 0 { return .gone }
             if n < 0 { return errno == EINTR || errno == EAGAIN ? .interrupted : .gone }

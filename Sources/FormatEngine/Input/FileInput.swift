@@ -94,7 +94,7 @@ public final class DescriptorSource: ByteSource {
         while true {
             var n = 0
             buffer.appendFilling { free in
-                n = systemRead(fd, free.baseAddress, free.count)
+                n = systemRead(fd, into: free)
                 return max(0, n)
             }
             if n > 0 { return }
@@ -121,13 +121,6 @@ public final class DescriptorSource: ByteSource {
 private func openReadOnly(_ path: String) -> Int32 { open(path, O_RDONLY) }
 
 
-@inline(__always) func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.read(fd, buffer, count)
-    #else
-    return Darwin.read(fd, buffer, count)
-    #endif
-}
 
 /// A regular file's descriptor, for reading its bytes again by offset (`pread`), and what the
 /// file was when opened, to tell whether it has changed since.
@@ -143,7 +136,7 @@ extension RandomAccess {
     /// rows cannot be found again by their offsets) or shorter than two bytes.
     var holdsText: Bool {
         var magic: [UInt8] = [0, 0]
-        let n = magic.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 2, off_t(start)) }
+        let n = positionedRead(fd, into: &magic, at: start)
         return n == 2 && Compression.detect(magic) == nil
     }
 }

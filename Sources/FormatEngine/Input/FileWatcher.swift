@@ -108,7 +108,7 @@ final class FileWatcher {
         _ = poll(&requests, stop >= 0 ? 2 : 1, timeout)
         // The events say only that something changed: the file is looked at again.
         var drain = [UInt8](repeating: 0, count: 4096)
-        while systemRead(events, &drain, drain.count) > 0 {}
+        while systemRead(events, into: &drain) > 0 {}
         #elseif canImport(Darwin)
         var got = [kevent](repeating: kevent(), count: 4)
         var wait = timespec(tv_sec: Int(timeout / 1000), tv_nsec: Int(timeout % 1000) * 1_000_000)

@@ -106,7 +106,7 @@ final class FollowFiles {
         var at = offset - offset % width  // half a unit read: the unit it starts
         var chunk = [UInt8](repeating: 0, count: 1 << 12)  // a line feed is near, as a rule
         while at < size {
-            let n = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(at)) }
+            let n = positionedRead(fd, into: &chunk, at: at)
             guard n > 0 else { return true }  // shorter than it said: a read finds why at once
             let whole = n - n % Int(width)
             if whole == 0 { return false }
@@ -118,7 +118,7 @@ final class FollowFiles {
 
     /// One read of the open file. - Returns: the count, 0 at its end, -1 when interrupted.
     func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
-        let n = systemRead(fd, buffer.baseAddress, buffer.count)
+        let n = systemRead(fd, into: buffer)
         if n < 0 {
             if errno == EINTR { return -1 }
             throw InputError(.readFailed, "read error: \(systemMessage(errno))", source: name)
@@ -150,7 +150,7 @@ final class FollowFiles {
     private var tailChanged: Bool {
         guard !tail.isEmpty else { return false }
         var now = [UInt8](repeating: 0, count: tail.count)
-        let n = now.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, off_t(offset) - off_t(tail.count)) }
+        let n = positionedRead(fd, into: &now, at: offset - Int64(tail.count))
         return n != tail.count || now != tail
     }
 
@@ -225,8 +225,8 @@ final class FollowFiles {
         var at: Int64 = 0
         while at < offset {
             let count = Int(min(Int64(chunk), offset - at))
-            let a = mine.withUnsafeMutableBytes { pread(fd, $0.baseAddress, count, off_t(at)) }
-            let b = theirs.withUnsafeMutableBytes { pread(other, $0.baseAddress, count, off_t(at)) }
+            let a = positionedRead(fd, into: &mine, count: count, at: at)
+            let b = positionedRead(other, into: &theirs, count: count, at: at)
             guard a == count, b == count, mine[0..<count] == theirs[0..<count] else { return false }
             at += Int64(count)
         }

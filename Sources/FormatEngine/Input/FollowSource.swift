@@ -219,7 +219,7 @@ final class FollowSource: ByteSource {
         var requests = [pollfd(fd: pipe, events: Int16(POLLIN), revents: 0), pollfd(fd: stop, events: Int16(POLLIN), revents: 0)]
         let ready = poll(&requests, stop >= 0 ? 2 : 1, -1)
         if ready < 0 || requests[0].revents == 0 { return stopped || ready < 0 ? -1 : 0 }
-        let n = systemRead(pipe, buffer.baseAddress, buffer.count)
+        let n = systemRead(pipe, into: buffer)
         if n >= 0 { return n }
         if errno == EINTR { return -1 }
         throw InputError(.readFailed, "read error: \(systemMessage(errno))", source: name)

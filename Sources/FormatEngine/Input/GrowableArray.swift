@@ -123,12 +123,15 @@ struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableC
         count &+= 1
     }
 
-    /// Appends up to `limit` elements that `body` writes at the end, returning how many it wrote, or
-    /// nil to append none (then false is returned).
+    /// Appends up to `limit` elements that `body` writes at the start of the room it is lent (of
+    /// `limit` elements), returning how many it wrote, or nil to append none (then false is
+    /// returned). - Precondition: `body` wrote no more than it was lent.
     @inline(__always)
-    mutating func append(atMost limit: Int, _ body: (UnsafeMutablePointer<Element>) -> Int?) -> Bool {
+    mutating func append(atMost limit: Int, _ body: (UnsafeMutableBufferPointer<Element>) -> Int?) -> Bool {
+        precondition(limit >= 0, "a negative count to append")
         reserve(limit)
-        guard let n = body(storage.pointer + count) else { return false }
+        guard let n = body(UnsafeMutableBufferPointer(start: storage.pointer + count, count: limit)) else { return false }
+        precondition(n >= 0 && n <= limit, "\(n) elements appended into room for \(limit)")
         count &+= n
         return true
     }

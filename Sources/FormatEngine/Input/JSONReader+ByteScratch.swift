@@ -44,10 +44,14 @@ extension JSONReader {
 
         func append(_ other: ByteScratch) { append(other.bytes) }
 
-        /// Appends what `body` writes at the end, at most `limit` bytes; `body` returns how many.
+        /// Appends what `body` writes at the start of the room it is lent (`limit` bytes);
+        /// `body` returns how many. - Precondition: no more than it was lent.
         func append(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+            precondition(limit >= 0, "a negative count to append")
             if capacity &- count < limit { grow(to: count &+ limit) }
-            count &+= body(start + count)
+            let n = body(start + count)
+            precondition(n >= 0 && n <= limit, "\(n) bytes appended into room for \(limit)")
+            count &+= n
         }
 
         /// Keeps the first `newCount` bytes.

@@ -242,7 +242,7 @@ extension JSONReader {
         if slot.end > slot.start {
             if slot.escaped {
                 _ = record.bytes.append(atMost: slot.end &- slot.start) { out in
-                    Self.unescape(UnsafePointer(buffer + slot.start), count: slot.end &- slot.start, into: out)!  // checked as read
+                    Self.unescape(UnsafePointer(buffer + slot.start), count: slot.end &- slot.start, into: out.baseAddress!)!  // checked as read
                 }
             } else {
                 record.bytes.appendAssumingUnique(contentsOf: UnsafeBufferPointer(start: buffer + slot.start, count: slot.end &- slot.start))

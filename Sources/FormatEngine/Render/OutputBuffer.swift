@@ -239,7 +239,7 @@ public final class OutputBuffer {
         while done < total {
             if count == capacity { try flush() }
             let n = min(total &- done, capacity &- count)
-            guard readFully(fd, into: storage + count, count: n, at: offset + Int64(done)) else { return false }
+            guard readFully(fd, into: UnsafeMutableRawBufferPointer(start: storage + count, count: n), at: offset + Int64(done)) else { return false }
             count &+= n
             done &+= n
         }

@@ -96,11 +96,16 @@ package enum SaveFile {
         var hasher = Hasher()
         hasher.combine(size)
         var buffer = [UInt8](repeating: 0, count: Int(edge))
-        for range in ranges where !range.isEmpty {
-            let n = Int(range.count)
-            // Read back as zeros where the read fails: the next identity taken differs if it works.
-            if !readFully(fd, into: &buffer, count: n, at: range.lowerBound) { buffer[0..<n] = ArraySlice(repeating: 0, count: n) }
-            buffer.withUnsafeBytes { hasher.combine(bytes: UnsafeRawBufferPointer(rebasing: $0[0..<n])) }
+        // Each range a buffer at a time (the whole file, below the size sampled, is more than one).
+        for range in ranges {
+            var at = range.lowerBound
+            while at < range.upperBound {
+                let n = Int(min(Int64(buffer.count), range.upperBound - at))
+                // Read back as zeros where the read fails: the next identity taken differs if it works.
+                if !readFully(fd, into: &buffer, count: n, at: at) { buffer[0..<n] = ArraySlice(repeating: 0, count: n) }
+                buffer[0..<n].withUnsafeBytes { hasher.combine(bytes: $0) }
+                at += Int64(n)
+            }
         }
         return hasher.finalize()
     }

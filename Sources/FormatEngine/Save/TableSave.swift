@@ -150,7 +150,7 @@ package enum TableSave {
     /// The length of the byte-order mark `fd`'s file starts with in `encoding` (0: none).
     static func byteOrderMark(_ fd: Int32, _ encoding: TextEncoding) -> Int {
         var head: [UInt8] = [0, 0, 0]
-        let n = head.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 3, 0) }
+        let n = positionedRead(fd, into: &head, at: 0)
         switch encoding {
         case .utf8: return n == 3 && head == [0xEF, 0xBB, 0xBF] ? 3 : 0
         case .utf16le: return n >= 2 && head[0] == 0xFF && head[1] == 0xFE ? 2 : 0

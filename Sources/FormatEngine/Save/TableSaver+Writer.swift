@@ -137,7 +137,7 @@ extension TableSaver {
         }
 
         private func put(_ bytes: [UInt8], count: Int) throws(SaveError) {
-            let code = bytes.withUnsafeBytes { writeFully(out, from: $0.baseAddress, count: count, at: written) }
+            let code = writeFully(out, from: bytes, count: count, at: written)
             guard code == 0 else { throw SaveError("\(target): write error: \(systemMessage(code))") }
             written += Int64(count)
         }

@@ -35,7 +35,7 @@ final class RangeSource: ByteSource {
             return 0
         }
         while true {
-            let n = pread(file.fd, buffer.baseAddress, wanted, off_t(file.start + offset))
+            let n = positionedRead(file.fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<wanted]), at: file.start + offset)
             if n > 0 {
                 offset += Int64(n)
                 return n
@@ -79,7 +79,7 @@ struct FilePieces {
         search: while next < end {
             var at = next
             while at < end {
-                let n = probe.withUnsafeMutableBytes { pread(file.fd, $0.baseAddress, Int(min(4096, end - at)), off_t(file.start + at)) }
+                let n = positionedRead(file.fd, into: &probe, count: Int(min(Int64(probe.count), end - at)), at: file.start + at)
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else { return nil }
                 if let k = probe[0..<n].firstIndex(of: 0x0A) {

@@ -81,7 +81,8 @@ struct RowIndex {
     /// Notes a row as its lead, then what `body` writes (at most `atMost` bytes, at its pointer);
     /// the drawing pass's reader then stands at `rawEnd`. False, nothing noted, when `body` gives nil.
     mutating func add(lead: Int, atMost: Int, rawEnd: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int?) -> Bool {
-        let added = bytes.append(atMost: atMost &+ 10) { out -> Int? in
+        let added = bytes.append(atMost: atMost &+ 10) { room -> Int? in
+            let out = room.baseAddress!
             let n = Self.put(lead, at: out)
             return body(out + n).map { n &+ $0 }
         }
@@ -92,7 +93,8 @@ struct RowIndex {
     /// Notes a row to be read again by the reader: its lead, then 0 for the count. The reader then
     /// stands at `next`.
     mutating func readAgain(lead: Int, next: Int) {
-        _ = bytes.append(atMost: 11) { out in
+        _ = bytes.append(atMost: 11) { room in
+            let out = room.baseAddress!
             let n = Self.put(lead, at: out)
             out[n] = 0
             return n &+ 1
@@ -121,7 +123,8 @@ struct RowIndex {
         let quoted = shape.quoted, pairField = shape.pairField, pairs = shape.pairs
         let rawLength = shape.rawEnd &- shape.rawStart &- 2 &* Self.bitCount(quoted) &- pairs &- (count &- 1)
         // At most ten bytes a number.
-        return bytes.append(atMost: 10 &* (count &+ 6)) { out -> Int? in
+        return bytes.append(atMost: 10 &* (count &+ 6)) { room -> Int? in
+            let out = room.baseAddress!
             var n = Self.put(lead, at: out)
             let countAt = n
             n &+= Self.put(count << 1, at: out + n)

@@ -56,7 +56,7 @@ final class RowNotes: @unchecked Sendable {
         }
         guard let spot else { return .memory(compacting ? notes.compacted() : notes) }
         guard spot.fd >= 0 else { return nil }
-        let failure = notes.withUnsafeBufferPointer { writeFully(spot.fd, from: UnsafeRawPointer($0.baseAddress), count: count, at: spot.offset) }
+        let failure = notes.withUnsafeBufferPointer { writeFully(spot.fd, from: UnsafeRawBufferPointer($0), at: spot.offset) }
         return failure == 0 ? .file(spot.offset) : nil
     }
 
@@ -77,7 +77,7 @@ final class RowNotes: @unchecked Sendable {
     func read(at offset: Int64, count: Int) -> ByteArray? {
         let fd = state.current.fd
         var bytes = ByteArray()
-        let read = bytes.append(atMost: count) { out in readFully(fd, into: out, count: count, at: offset) ? count : nil }
+        let read = bytes.append(atMost: count) { free in readFully(fd, into: UnsafeMutableRawBufferPointer(free), at: offset) ? free.count : nil }
         return read ? bytes : nil
     }
 }

@@ -112,7 +112,7 @@ package final class RowSpool: ViewRows, @unchecked Sendable {
     func publish() throws(InputError) {
         guard !pendingEnds.isEmpty else { return }
         try prepare()
-        let failure = pending.withUnsafeBytes { writeFully(fd, from: $0.baseAddress, count: $0.count, at: written) }
+        let failure = pending.withUnsafeBytes { writeFully(fd, from: $0, at: written) }
         if failure != 0 {
             throw InputError(.readFailed, "cannot write the view's temporary file: \(systemMessage(failure))", source: directory)
         }

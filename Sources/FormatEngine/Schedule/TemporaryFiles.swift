@@ -26,36 +26,3 @@ func unlinkedTemporaryFile(in directory: String, prefix: String) -> Int32 {
         return fd
     }
 }
-
-/// Reads `count` bytes of `fd` at `offset` into `buffer`, retrying short reads and interruptions.
-/// - Returns: false when the file ends first or the read fails.
-func readFully(_ fd: Int32, into buffer: UnsafeMutableRawPointer?, count: Int, at offset: Int64) -> Bool {
-    var done = 0
-    while done < count {
-        let n = pread(fd, buffer.map { $0 + done }, count - done, off_t(offset) + off_t(done))
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 { return false }
-        done += n
-    }
-    return true
-}
-
-/// Reads `count` bytes of `fd` at `offset` into `buffer` (see above).
-func readFully(_ fd: Int32, into buffer: inout [UInt8], count: Int, at offset: Int64) -> Bool {
-    buffer.withUnsafeMutableBytes { readFully(fd, into: $0.baseAddress, count: count, at: offset) }
-}
-
-/// Writes `count` bytes from `bytes` to `fd` at `offset`, retrying short writes and interruptions.
-/// - Returns: 0, or the `errno` of the write that failed.
-func writeFully(_ fd: Int32, from bytes: UnsafeRawPointer?, count: Int, at offset: Int64) -> Int32 {
-    var done = 0
-    while done < count {
-        let n = pwrite(fd, bytes.map { $0 + done }, count - done, off_t(offset) + off_t(done))
-        if n < 0 {
-            if errno == EINTR { continue }
-            return errno
-        }
-        done += n
-    }
-    return 0
-}

@@ -124,7 +124,7 @@ final class SortedRun {
 
     private func flush() throws(InputError) {
         let bytes = buffer.count * 8
-        let failure = buffer.withUnsafeBufferPointer { writeFully(fd, from: UnsafeRawPointer($0.baseAddress), count: bytes, at: written) }
+        let failure = buffer.withUnsafeBufferPointer { writeFully(fd, from: UnsafeRawBufferPointer($0), at: written) }
         if failure != 0 {
             throw InputError(.readFailed, "cannot write a temporary file to sort in: \(systemMessage(failure)) (set TMPDIR to a larger disk)", source: Self.directory)
         }
@@ -170,9 +170,9 @@ final class SortedRun {
             var rest = GrowableArray<Int>()
             piece.withUnsafeBufferPointer { rest.append(contentsOf: UnsafeBufferPointer(rebasing: $0[at...])) }
             let want = Int(min(Int64(max(count - rest.count, 1 << 13)), size - offset))
-            let old = rest.count
-            for _ in 0..<want { rest.append(0) }
-            let read = rest.withUnsafeBufferPointer { readFully(fd, into: UnsafeMutableRawPointer(mutating: $0.baseAddress).map { $0 + old * 8 }, count: want * 8, at: offset * 8) }
+            let read = rest.append(atMost: want) { free in
+                readFully(fd, into: UnsafeMutableRawBufferPointer(free), at: offset * 8) ? free.count : nil
+            }
             guard read else {
                 throw InputError(.readFailed, "cannot read a temporary file to sort in: \(systemMessage(errno))", source: SortedRun.directory)
             }

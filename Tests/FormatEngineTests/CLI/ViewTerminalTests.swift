@@ -118,12 +118,12 @@ struct ViewTerminalTests {
             var request = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             guard poll(&request, 1, milliseconds) > 0 else { return }
             var buffer = [UInt8](repeating: 0, count: 65536)
-            let n = systemRead(master, &buffer, buffer.count)
+            let n = systemRead(master, into: &buffer)
             if n > 0 { screen += String(decoding: buffer[0..<n], as: UTF8.self) }
         }
 
         func send(_ text: String) {
-            _ = text.withCString { systemWrite(master, $0, strlen($0)) }
+            _ = Array(text.utf8).withUnsafeBytes { systemWrite(master, from: $0) }
             usleep(60_000)
         }
 
@@ -423,20 +423,4 @@ struct ViewTerminalTests {
         #expect(session.wait() == 0)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).isEmpty)
     }
-}
-
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.read(fd, buffer, count)
-    #else
-    Darwin.read(fd, buffer, count)
-    #endif
-}
-
-private func systemWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    Glibc.write(fd, buffer, count)
-    #else
-    Darwin.write(fd, buffer, count)
-    #endif
 }
