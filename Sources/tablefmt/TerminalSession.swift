@@ -29,15 +29,6 @@ private func fixedBytes(_ text: String) -> UnsafeBufferPointer<UInt8> {
 nonisolated(unsafe) private let leaveBytes = fixedBytes(leaveSequence)
 nonisolated(unsafe) private let enterBytes = fixedBytes(enterSequence)
 
-/// A file a signal that ends tablefmt removes first (the selection's temporary copy, V6): a
-/// C string, empty when there is none.
-private let pathCapacity = 4096
-nonisolated(unsafe) private let signalPath: UnsafeMutablePointer<CChar> = {
-    let path = UnsafeMutablePointer<CChar>.allocate(capacity: pathCapacity)
-    path.initialize(repeating: 0, count: pathCapacity)
-    return path
-}()
-
 /// How many times in a row a read, write or poll is tried again after `EINTR` or `EAGAIN`
 /// before the terminal is given up as gone: no loop retries without a bound.
 private let retryLimit = 100
@@ -137,7 +128,7 @@ private func wake(_ byte: UInt8) {
 /// the selection's temporary copy removed, then the signal's own end.
 private func onFatalSignal(_ number: Int32) {
     leaveTerminalAtOnce()
-    if signalPath.pointee != 0 { unlink(signalPath) }
+    RemovedOnSignal.removeAll()
     signal(number, SIG_DFL)
     raise(number)
 }
@@ -202,18 +193,6 @@ final class TerminalSession {
     /// Whether the terminal `tty` is gone (hung up, in error, or closed). Never waits.
     static func isGone(_ tty: Int32) -> Bool { terminalGone(tty) }
 
-    /// A file that a signal ending tablefmt removes first (nil: none). Set while a temporary file
-    /// exists by name; its handlers stay installed after `run` for this.
-    static func removeOnSignal(_ path: String?) {
-        signalPath.pointee = 0
-        guard let path else { return }
-        let bytes = Array(path.utf8CString)
-        guard bytes.count <= pathCapacity else { return }
-        // The first byte last: a handler sees the whole path or none.
-        for (k, b) in bytes.enumerated().dropFirst() { signalPath[k] = b }
-        signalPath.pointee = bytes[0]
-    }
-
     /// Runs `body` (the selection being written, V6) with the terminal watched from another
     /// thread, as no key loop watches it then: a terminal gone meanwhile ends tablefmt within
     /// 50 ms, exit 129, the selection's temporary copy removed, whether SIGHUP came or not.
@@ -223,7 +202,7 @@ final class TerminalSession {
         DispatchQueue.global().async {
             while stop.wait(timeout: .now() + .milliseconds(50)) == .timedOut {
                 guard terminalGone(tty) else { continue }
-                if signalPath.pointee != 0 { unlink(signalPath) }
+                RemovedOnSignal.removeAll()
                 printError("tablefmt: the terminal went away while the selection was written: it is incomplete")
                 _exit(terminalGoneStatus)
             }
@@ -242,7 +221,8 @@ final class TerminalSession {
         guard pipe(&pipeEnds) == 0 else { return .terminalGone }
         wakeReader = pipeEnds[0]
         _ = fcntl(pipeEnds[1], F_SETFL, fcntl(pipeEnds[1], F_GETFL) | O_NONBLOCK)
-        _ = (leaveBytes.count, enterBytes.count, signalPath)  // made before a handler reads them
+        _ = (leaveBytes.count, enterBytes.count)  // made before a handler reads them
+        RemovedOnSignal.prepare()
         wakeWriter = pipeEnds[1]
         ttyDescriptor = tty
         // The signals that end a program, a crash's among them (a Swift trap is SIGILL or

@@ -163,23 +163,15 @@ func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, 
             try model.writeSelection(to: OutputBuffer(sink))
             return 0
         }
-        var template = Array((TemporaryFiles.directory + "/tablefmt-picked-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else {
+        guard let temporary = NamedTemporaryFile(in: TemporaryFiles.directory, prefix: "tablefmt-picked") else {
             printError("tablefmt: cannot make a temporary file in \(TemporaryFiles.directory): \(systemMessage(errno))")
             return 74
         }
-        let path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        TerminalSession.removeOnSignal(path)
-        defer {
-            unlink(path)
-            TerminalSession.removeOnSignal(nil)
-        }
-        try model.writeSelection(to: OutputBuffer(DescriptorSink(fd: fd)))
-        close(fd)
-        let picked = try? FileInput(path: path)
-        unlink(path)
-        TerminalSession.removeOnSignal(nil)
+        defer { temporary.remove() }
+        try model.writeSelection(to: OutputBuffer(DescriptorSink(fd: temporary.fd)))
+        close(temporary.fd)
+        let picked = try? FileInput(path: temporary.path)
+        temporary.remove()
         guard let picked else { return 74 }
         var again = options
         again.inputFormat = .csv

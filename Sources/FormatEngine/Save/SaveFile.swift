@@ -121,14 +121,15 @@ package enum SaveFile {
         // Through a symbolic link: the file it names is replaced, beside itself; the link stays.
         let target = resolved(path)
         let (directory, base) = split(target)
-        var template = Array((directory + "/." + base + ".tablefmt-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
-        let temporary = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard fd >= 0 else { throw SaveError("\(directory): cannot make a temporary file: \(systemMessage(errno))", offerSaveAs: true) }
+        // Removed on every way out, a signal that ends tablefmt among them.
+        guard let temporary = NamedTemporaryFile(in: directory, prefix: "." + base + ".tablefmt") else {
+            throw SaveError("\(directory): cannot make a temporary file: \(systemMessage(errno))", offerSaveAs: true)
+        }
+        let fd = temporary.fd
         var closed = false
         func fail(_ error: SaveError) -> SaveError {
             if !closed { close(fd) }
-            unlink(temporary)
+            temporary.remove()
             return error
         }
         do {
@@ -152,7 +153,8 @@ package enum SaveFile {
         if let expected, identity(path: target).map({ $0.sameFile(as: expected) }) != true {
             throw fail(SaveError("\(path): changed on disk while saving; not written over (W saves under another name)", offerSaveAs: true))
         }
-        guard rename(temporary, target) == 0 else { throw fail(SaveError("\(path): cannot replace: \(systemMessage(errno))")) }
+        guard rename(temporary.path, target) == 0 else { throw fail(SaveError("\(path): cannot replace: \(systemMessage(errno))")) }
+        temporary.kept()
         let dir = open(directory, O_RDONLY)
         if dir >= 0 {
             fsync(dir)

@@ -26,3 +26,84 @@ func unlinkedTemporaryFile(in directory: String, prefix: String) -> Int32 {
         return fd
     }
 }
+
+/// A temporary file that must keep its name while it is written (the file a save renames over
+/// the user's, the selection read back by name): made by `mkstemp` from `directory/prefix-XXXXXX`,
+/// and named to `RemovedOnSignal` until `kept()` or `remove()`, so a signal that ends tablefmt
+/// meanwhile leaves nothing behind. Every way out of its maker calls one of them.
+package struct NamedTemporaryFile {
+    /// Its descriptor, open for reading and writing.
+    package let fd: Int32
+    /// Its path.
+    package let path: String
+    private let slot: Int?
+
+    /// Makes the file. - Returns: nil with `errno` set when it cannot be made.
+    package init?(in directory: String, prefix: String) {
+        var template = Array((directory + "/" + prefix + "-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
+        guard fd >= 0 else { return nil }
+        self.fd = fd
+        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        slot = RemovedOnSignal.add(path)
+    }
+
+    /// The file has taken another name (renamed) or is to stay: no longer removed on a signal.
+    package func kept() {
+        RemovedOnSignal.release(slot)
+    }
+
+    /// Removes the file (its descriptor is the caller's to close).
+    package func remove() {
+        unlink(path)
+        RemovedOnSignal.release(slot)
+    }
+}
+
+/// The paths a signal that ends tablefmt removes before the program ends (temporary files made by
+/// name). Fixed memory, made before a handler can run, so the handler only reads it: a path is
+/// written with its first byte last, so a handler sees the whole path or none.
+package enum RemovedOnSignal {
+    private static let slots = 4
+    private static let capacity = 4096
+    nonisolated(unsafe) private static let paths: UnsafeMutablePointer<CChar> = {
+        let memory = UnsafeMutablePointer<CChar>.allocate(capacity: slots * capacity)
+        memory.initialize(repeating: 0, count: slots * capacity)
+        return memory
+    }()
+    private static let taken = Locked([Bool](repeating: false, count: slots))
+
+    /// Makes the memory now, before any handler that reads it is installed.
+    package static func prepare() { _ = paths }
+
+    /// Names `path` to be removed on a signal. - Returns: its slot; nil when every slot is taken
+    /// or the path is too long (then it is not removed on a signal).
+    static func add(_ path: String) -> Int? {
+        let bytes = Array(path.utf8CString)
+        guard bytes.count <= capacity else { return nil }
+        guard let slot = taken.withLock({ taken -> Int? in
+            guard let free = taken.firstIndex(of: false) else { return nil }
+            taken[free] = true
+            return free
+        }) else { return nil }
+        let base = paths + slot * capacity
+        for (k, b) in bytes.enumerated().dropFirst() { base[k] = b }
+        base.pointee = bytes[0]
+        return slot
+    }
+
+    /// Forgets the path in `slot`.
+    static func release(_ slot: Int?) {
+        guard let slot else { return }
+        (paths + slot * capacity).pointee = 0
+        taken.withLock { $0[slot] = false }
+    }
+
+    /// Removes every path named (from a signal handler: no allocation, no lock).
+    package static func removeAll() {
+        for slot in 0..<slots {
+            let base = paths + slot * capacity
+            if base.pointee != 0 { unlink(base) }
+        }
+    }
+}
