@@ -49,8 +49,16 @@ struct RowEdits: Sendable {
     private(set) var redoStack: [Step] = []
     /// The fields as last saved (or as read): what the marks and counts compare with.
     private(set) var savedFields: [Int: [Int: [UInt8]]] = [:]
-    private(set) var savedMoves = 0
-    private var moves = 0
+    /// The order as last saved (or as read): what the count of moved rows compares with.
+    private var savedOrder = Order()
+    /// Rows moved since the last save, whether or not they are back in their place.
+    private var movedIDs = Set<Int>()
+
+    /// An order's pieces and the input rows after them.
+    private struct Order: Equatable {
+        var pieces: [Piece] = []
+        var covered = 0
+    }
 
     init() {}
 
@@ -200,8 +208,9 @@ struct RowEdits: Sendable {
 
     // MARK: - Steps
 
-    /// Sets field `field` of row `id` to `value` (as typed).
-    mutating func set(_ id: Int, field: Int, to value: [UInt8]) {
+    /// Sets field `field` of row `id` to `value` (as typed; nil: as read, the value typed being the
+    /// one read, so that a field changed and changed back is not a change).
+    mutating func set(_ id: Int, field: Int, to value: [UInt8]?) {
         let old = self.field(id, field)
         guard old != value else { return }
         record(.set(id: id, field: field, old: old, new: value))
@@ -275,8 +284,9 @@ struct RowEdits: Sendable {
             for id in ids { if on == forward { deleted.insert(id) } else { deleted.remove(id) } }
         case .move(let from, let to):
             let (a, b) = forward ? (from, to) : (to, from)
-            insert(remove(at: a), at: b)
-            moves += forward ? 1 : -1
+            let id = remove(at: a)
+            insert(id, at: b)
+            movedIDs.insert(id)
         }
     }
 
@@ -294,8 +304,34 @@ struct RowEdits: Sendable {
             if isAdded(id) { if fields[id] != nil { c.added += 1 } } else if isChanged(id) { c.changed += 1 }
         }
         c.deleted = deleted.count
-        c.moved = max(0, moves - savedMoves)
+        c.moved = movedIDs.count(where: { movedSinceSave($0) })
         return c
+    }
+
+    /// Whether row `id` stands elsewhere than in the order as saved, among the rows that order
+    /// holds (rows added since are left out of the count: they move nothing else). A row moved and
+    /// moved back (`J` then `K`) is where it was.
+    private func movedSinceSave(_ id: Int) -> Bool {
+        guard !isAdded(id) else { return false }
+        let now = Order(pieces: pieces, covered: covered)
+        if now == savedOrder { return false }
+        return rank(of: id, in: now) != rank(of: id, in: savedOrder)
+    }
+
+    /// Row `id`'s place in `order`, counting only rows the saved order holds; nil when absent.
+    private func rank(of id: Int, in order: Order) -> Int? {
+        var at = 0
+        for piece in order.pieces {
+            switch piece {
+            case .rows(let range):
+                if range.contains(id) { return at + (id - range.lowerBound) }
+                at += range.count
+            case .added(let added):
+                if added == id { return at }
+                if !isAdded(added) { at += 1 }
+            }
+        }
+        return id >= order.covered ? at + (id - order.covered) : nil
     }
 
     /// The table was saved: the deleted rows leave the order, the marks start again from what
@@ -309,7 +345,8 @@ struct RowEdits: Sendable {
         }
         deleted.removeAll()
         savedFields = fields
-        savedMoves = moves
+        savedOrder = Order(pieces: pieces, covered: covered)
+        movedIDs.removeAll()
         undoStack.removeAll()
         redoStack.removeAll()
         return gone

@@ -72,14 +72,19 @@ extension ViewState {
     /// drawn, so without counting the edits.
     var editMarksShown: Bool { !editing.edits.isEmpty || !editing.misfits.isEmpty }
 
-    /// A row's mark: `+` added, `~` changed, `−` deleted, `!` a value kept as text where its
-    /// column holds numbers, dates or yes/no values; drawn after the check column.
+    /// A row's marks: `+` added, `~` changed, `−` deleted; then `!` when it holds a value kept as
+    /// text where its column holds numbers, dates or yes/no values (`~!`, `+!`, or `!` alone), so
+    /// neither mark hides the other; drawn after the check column.
     func drawEditMark(_ builder: inout LineBuilder, id: Int) {
-        guard editMarksShown, builder.width + 2 <= width else { return }
+        let marks = accessoryWidth - 1
+        guard editMarksShown, builder.width + marks <= width else { return }
         let edits = editing.edits
-        let mark = edits.deleted.contains(id) ? "−" : editing.misfits[id] != nil ? "!" : edits.isAdded(id) ? "+" : edits.isChanged(id) ? "~" : " "
-        let style = mark == " " ? "" : mark == "!" ? styles.match : styles.check
-        builder.add(mark, width: 1, style: style)
+        let state = edits.deleted.contains(id) ? "−" : edits.isAdded(id) ? "+" : edits.isChanged(id) ? "~" : " "
+        builder.add(state, width: 1, style: state == " " ? "" : styles.check)
+        if marks == 3 {
+            let misfit = editing.misfits[id] != nil
+            builder.add(misfit ? "!" : " ", width: 1, style: misfit ? styles.match : "")
+        }
         builder.add(" ", width: 1)
     }
 

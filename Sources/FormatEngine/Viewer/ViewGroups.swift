@@ -103,7 +103,7 @@ extension ViewState {
     /// Asks for the groups once every row is read (`--group-by`), when no other work runs (one
     /// that replaced it asks again when it is done), unless `Esc` stopped them.
     mutating func startGroups() {
-        guard let reference = options.groupBy, !loading, groups == nil, running == nil, !groupsStopped,
+        guard let reference = options.groupBy, !loading, groups == nil || groupsStale, running == nil, !groupsStopped,
               let source = try? reference.resolve(in: profiles.map(\.name)) else { return }
         let label = columns.first { $0.source == source }?.heading ?? profiles[source].name
         let shownSources = columns.map(\.source)
@@ -119,11 +119,20 @@ extension ViewState {
         start(work)
     }
 
+    /// A value edited (typed, undone or redone) while the rows are grouped: the groups are made
+    /// again from the rows as edited, so a footer's sum and a row's group follow the edit.
+    mutating func regroup() {
+        guard groups != nil else { return }
+        groupsStale = true
+        startGroups()
+    }
+
     /// The groups' answer: the rows by group, in the order they were in within each, the current
     /// row kept.
     mutating func applyGrouped(_ made: ViewGroups) {
         let focused = count > 0 ? id(at: current) : nil
         groups = made
+        groupsStale = false
         setOrder(made.arrange(order ?? (0..<Int32(loaded)).map { $0 }))
         if var f = filter {
             f.ids = Self.reorder(f.ids, along: order, rows: loaded)

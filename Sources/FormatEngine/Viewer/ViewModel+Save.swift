@@ -153,6 +153,7 @@ extension ViewModel {
             }
             // Saved under a name: the view now edits that file, and w saves there.
             saving.path = target
+            state.source = target
             state.editing.noSaveInPlace = nil
         } catch {
             state.message = error.message

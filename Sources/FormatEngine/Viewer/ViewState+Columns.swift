@@ -18,7 +18,9 @@ extension ViewState {
     }
 
     /// The left accessory column (checkmarks) is there once a row is selected.
-    var accessoryWidth: Int { editMarksShown ? 3 : selected.isEmpty ? 0 : 2 }
+    /// With edits, the edit mark follows it, and a `!` beside the mark once a value is kept as
+    /// text (`drawEditMark`).
+    var accessoryWidth: Int { editMarksShown ? (editing.misfits.isEmpty ? 3 : 4) : selected.isEmpty ? 0 : 2 }
 
     /// The frozen columns, then the scrolled ones from `left` that fit. Scrolled right, a frozen
     /// column narrows to at most a quarter of the width (V2). A column that does not fit whole is

@@ -35,6 +35,8 @@ struct FieldEditor: Equatable {
     var cursor: Int
     /// Opened from the row's sheet, scrolled so far (nil: from the table).
     var sheet: Int?
+    /// The field as read from the file (nil: an added row's): typed back, it is no change.
+    var read: [UInt8]? = nil
 }
 
 /// What the status line asks while editing.
@@ -121,7 +123,9 @@ extension ViewState {
         }
         var scroll: Int?
         if case .detail(let s) = mode { scroll = s }
-        let editor = FieldEditor(id: id, field: source, name: columns[focus].heading, text: Array(text), original: Array(text), cursor: text.count, sheet: scroll)
+        let base = (data as? EditedRows)?.base ?? data
+        let read = id >= 0 ? base.record(id).withFields { source < $0.count ? Array($0[source]) : [] } : nil
+        let editor = FieldEditor(id: id, field: source, name: columns[focus].heading, text: Array(text), original: Array(text), cursor: text.count, sheet: scroll, read: read)
         mode = .edit(.field(editor))
     }
 
@@ -220,6 +224,7 @@ extension ViewState {
         switch step {
         case .set(let id, let field, let old, let new):
             mark(id, field: field, value: undo ? old : new)
+            regroup()
         case .add(let id, _):
             if undo { hideAdded(id) } else { showAdded(id, after: nil) }
         case .move(let from, let to):
@@ -342,11 +347,33 @@ extension ViewState {
     /// The typed value, kept as typed; marked when it does not fit its column's kind (C1).
     private mutating func keep(_ e: FieldEditor) {
         let bytes = Array(String(e.text).utf8)
-        editing.edits.set(e.id, field: e.field, to: bytes)
-        if !mark(e.id, field: e.field, value: bytes) {
+        // The value read, typed back: the field is as read again (no change counted or saved).
+        let value = bytes == e.read ? nil : bytes
+        editing.edits.set(e.id, field: e.field, to: value)
+        let fits = mark(e.id, field: e.field, value: value)
+        widen(field: e.field, for: bytes, fits: fits)
+        regroup()
+        if !fits {
             let kind = profiles[e.field].kind
             message = "kept as text: \(e.name) holds \(kind == .date ? "dates" : kind == .boolean ? "yes/no values" : "numbers")"
         }
+    }
+
+    /// The column of input field `field` made room for a value typed into it, as it would for a
+    /// value read (W3's cap still holding): the profile takes it in (a value that fits the kind as
+    /// such, any other by its width alone), and the columns are laid out again, none narrower.
+    private mutating func widen(field: Int, for value: [UInt8], fits: Bool) {
+        guard profiles.indices.contains(field) else { return }
+        let before = profiles[field]
+        value.withUnsafeBufferPointer { cell in
+            if fits {
+                profiles[field].note(cell, measure: measure, trackWords: false)
+            } else {
+                profiles[field].noteWidest(cell, measure: measure)
+            }
+        }
+        guard profiles[field] != before else { return }
+        relayoutKeepingWidths()
     }
 
     /// Marks field `field` of row `id` when its edited `value` does not fit the column's kind,

@@ -68,9 +68,15 @@ extension ViewState {
     /// Columns laid out again while rows come, no narrower than they were (V9: they never jitter);
     /// once the input has ended, from every row as they are (V7).
     mutating func relayoutGrowing() {
+        guard loading else { return relayout() }
+        relayoutKeepingWidths()
+    }
+
+    /// The columns laid out again, none narrower than it was (rows coming; a value typed, V10).
+    mutating func relayoutKeepingWidths() {
         let before = (columns: columns, computed: computed)
         relayout()
-        guard loading, before.columns.count == columns.count else { return }
+        guard before.columns.count == columns.count else { return }
         for k in columns.indices where before.columns[k].source == columns[k].source && computed[k] < before.computed[k] {
             let resized = columns[k].width != computed[k]
             computed[k] = before.computed[k]

@@ -52,8 +52,8 @@ struct ViewState {
     let measure: DisplayWidth
     /// Colours allowed (else only bold, underline and reverse video: `NO_COLOR`, V3).
     let color: Bool
-    /// The input's name, for the status line.
-    let source: String
+    /// The name the status line shows: the input's, then the file last saved under another name.
+    var source: String
 
     // MARK: Shape
 
@@ -107,6 +107,9 @@ struct ViewState {
     var search: Search?
     /// `--group-by`: the rows by group, once every row is read.
     var groups: ViewGroups?
+    /// A value was edited since the groups were made: they are made again (members and footers'
+    /// sums, by the same work), the ones made before shown meanwhile.
+    var groupsStale = false
     private(set) var selected = Set<Int32>()
 
     /// Unchecks `ids` (rows a save dropped: the selection no longer refers to them).

@@ -156,7 +156,7 @@ struct ViewEditTests {
         #expect(model.state.editing.edits.field(2, 1) == Array("8".utf8))
     }
 
-    @Test("V10: a value that does not fit its column's kind is kept as typed, marked !, and said")
+    @Test("V10: a value that does not fit its column's kind is kept as typed, marked ! beside its ~, and said")
     func misfit() throws {
         let model = try Self.view()
         model.handle(.right)
@@ -165,14 +165,14 @@ struct ViewEditTests {
         Self.type(model, "lots")
         model.handle(.enter)
         #expect(Self.fields(model, 0) == ["Apple", "lots"])
-        #expect(Self.plain(model)[2].hasPrefix(" ! Apple"))
+        #expect(Self.plain(model)[2].hasPrefix(" ~! Apple"))
         #expect(model.state.message == "kept as text: Qty holds numbers")
         // Undone, the field is as read and the mark goes; redone, it comes back.
         Self.type(model, "u")
         #expect(Self.plain(model)[2].hasPrefix("   Apple") || Self.plain(model)[2].hasPrefix("Apple"), "\(Self.plain(model)[2])")
         #expect(model.state.editing.misfits.isEmpty)
         model.handle(.control("r"))
-        #expect(Self.plain(model)[2].hasPrefix(" ! Apple"))
+        #expect(Self.plain(model)[2].hasPrefix(" ~! Apple"))
     }
 
     @Test("V10: a filter counts the rows added in the view among the rows it was made from")
