@@ -96,14 +96,15 @@ struct SaveDialect: Sendable, Equatable {
     /// One field as the file writes it, in UTF-8. Quoted when `quote`, or when it must be: it
     /// holds the delimiter, a quote or a line break, or is its row's `only` field and empty. In
     /// a dialect with backslash escapes (TSV) a field not asked to be quoted is escaped instead:
-    /// a tab, line feed, carriage return or backslash as `\t` `\n` `\r` `\\`, as the reader
-    /// decodes them; it is quoted only when escapes cannot say it (it starts with a quote, holds
-    /// a delimiter other than a tab, or is the only field and empty).
+    /// a tab, line feed or carriage return as `\t` `\n` `\r`, and a backslash as `\\` only
+    /// where the reader would otherwise decode it (`escaped`); it is quoted only when escapes
+    /// cannot say it (it starts with a quote, holds a delimiter other than a tab, or is the only
+    /// field and empty).
     static func field(_ value: [UInt8], _ d: Dialect, quote: Bool, only: Bool) -> [UInt8] {
         let emptyOnly = only && value.isEmpty
         if d.backslashEscapes && !quote {
             let must = value.first == 0x22 || emptyOnly || (d.delimiter != 0x09 && value.contains(d.delimiter))
-            if !must || !d.quoting { return escaped(value) }
+            if !must || !d.quoting { return escaped(value, d) }
         }
         let must = emptyOnly || value.contains { $0 == d.delimiter || $0 == 0x22 || $0 == 0x0A || $0 == 0x0D || ($0 == 0x5C && d.backslashEscapes) }
         guard d.quoting && (must || quote) else { return value }
@@ -116,20 +117,38 @@ struct SaveDialect: Sendable, Equatable {
         return out
     }
 
-    /// `value` with a tab, line break or backslash written as its backslash escape.
-    private static func escaped(_ value: [UInt8]) -> [UInt8] {
+    /// `value` with a tab or line break written as its backslash escape, and a backslash as `\\`
+    /// only where the reader (I3, `CSVReader`'s `escape` state) would otherwise read it with the
+    /// byte written after it as an escape: before `t`, `n`, `r` or a backslash, or before a tab,
+    /// line feed or carriage return, whose escapes start with a backslash. Before any other byte,
+    /// and at the end of the field (the delimiter, a line break or the end of the file follow it,
+    /// and the reader keeps a backslash before those), it is written as it is, so `C:\data\x2`
+    /// stays as typed and a diff shows what was typed. (At the end it is doubled when the
+    /// delimiter is itself `t`, `n`, `r` or a backslash, `-d t`: the reader would decode the two.)
+    private static func escaped(_ value: [UInt8], _ d: Dialect) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(value.count)
-        for b in value {
+        for (i, b) in value.enumerated() {
             switch b {
             case 0x09: out += [0x5C, UInt8(ascii: "t")]
             case 0x0A: out += [0x5C, UInt8(ascii: "n")]
             case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-            case 0x5C: out += [0x5C, 0x5C]
+            case 0x5C:
+                // The byte written after it: the next one (a tab or line break as its escape, which
+                // starts with a backslash), or at the end of the field the delimiter.
+                let next = i + 1 < value.count ? value[i + 1] : d.delimiter
+                let isEscape = i + 1 < value.count && (next == 0x09 || next == 0x0A || next == 0x0D)
+                out += isEscape || decodesAfterBackslash(next) ? [0x5C, 0x5C] : [0x5C]
             default: out.append(b)
             }
         }
         return out
+    }
+
+    /// Whether the TSV reader reads a backslash before `byte` as an escape (I3): `t`, `n`, `r`
+    /// or a backslash.
+    private static func decodesAfterBackslash(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "t") || byte == UInt8(ascii: "n") || byte == UInt8(ascii: "r") || byte == 0x5C
     }
 
     /// Whether a field can be written in dialect `d` at all: without quoting, a delimiter or line

@@ -52,13 +52,20 @@ struct TableSaveTests {
         /// A field as written: quoted when asked, or when it holds the delimiter, a quote, a line
         /// break (a backslash in TSV), or is a row's `only` field and empty. With `escapes` (TSV)
         /// a field not asked to be quoted is escaped instead, and quoted only when it starts with
-        /// a quote or is the only field and empty.
+        /// a quote or is the only field and empty; a backslash is doubled only before what the
+        /// reader would decode with it: `t`, `n`, `r`, a backslash, or a tab or line break (written
+        /// as escapes), so a backslash before anything else, or last, is written as it is.
         func cell(_ f: String, quote: Bool, only: Bool, escapes: Bool) -> String {
             let quoted = "\"" + f.replacing("\"", with: "\"\"") + "\""
             if tab && escapes && !quote {
                 if f.hasPrefix("\"") || (only && f.isEmpty) { return quoted }
-                let map: [Unicode.Scalar: String] = ["\t": "\\t", "\n": "\\n", "\r": "\\r", "\\": "\\\\"]
-                return f.unicodeScalars.map { map[$0] ?? String($0) }.joined()
+                let map: [Unicode.Scalar: String] = ["\t": "\\t", "\n": "\\n", "\r": "\\r"]
+                let scalars = Array(f.unicodeScalars)
+                return scalars.indices.map { k in
+                    let next = k + 1 < scalars.count ? scalars[k + 1] : nil
+                    if scalars[k] == "\\" { return next.map { "tnr\\\t\n\r".unicodeScalars.contains($0) } == true ? "\\\\" : "\\" }
+                    return map[scalars[k]] ?? String(scalars[k])
+                }.joined()
             }
             let must = f.unicodeScalars.contains { String($0) == delimiter || $0 == "\"" || $0 == "\n" || $0 == "\r" || (tab && $0 == "\\") } || (only && f.isEmpty)
             return must || quote ? quoted : f
