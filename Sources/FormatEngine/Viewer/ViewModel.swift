@@ -152,25 +152,15 @@ package final class ViewModel {
     }
 }
 
-/// Writing CSV (RFC 4180): a field is quoted when it holds a comma, a quote or a line break, or
-/// starts or ends with a space; quotes inside are doubled; rows end with CR LF.
+/// Writing CSV (RFC 4180) for `q` (V6): each field as the save writes it in a comma-separated
+/// file (`SaveDialect.field`, V10), so the two write the same bytes for the same fields — quoted
+/// when it holds a comma, a quote or a line break, or is its row's only field and empty (a blank
+/// line would be skipped by a reader, `""` is one empty field); quotes inside doubled — and each
+/// row ended with CR LF. A space at a field's start or end is written as it is, not quoted, as
+/// the save writes it: RFC 4180 and the reader (I2) keep it.
 enum CSVText {
     static func appendRow(_ fields: [[UInt8]], to out: inout [UInt8]) {
-        for (k, field) in fields.enumerated() {
-            if k > 0 { out.append(UInt8(ascii: ",")) }
-            let quote = field.contains { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\"") || $0 == 0x0A || $0 == 0x0D }
-                || field.first == UInt8(ascii: " ") || field.last == UInt8(ascii: " ")
-            guard quote else {
-                out.append(contentsOf: field)
-                continue
-            }
-            out.append(UInt8(ascii: "\""))
-            for b in field {
-                out.append(b)
-                if b == UInt8(ascii: "\"") { out.append(b) }
-            }
-            out.append(UInt8(ascii: "\""))
-        }
+        out += SaveDialect.delimitedRow(fields, .csv(), quoteAll: false)
         out.append(contentsOf: [0x0D, 0x0A])
     }
 }
