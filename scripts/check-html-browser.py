@@ -20,7 +20,8 @@ Each check names what it would catch:
     held;
   - print: with print media emulated, the table is a list report (no header row, a block per row,
     each value after its column's label);
-  - cells: the sort, whitespace, line breaks and copy checks of check-html-browser-cells.py;
+  - cells: the sort, whitespace, line breaks (a one-line cell's innerText keeps `↵` between its
+    lines) and copy checks of check-html-browser-cells.py;
   - large and groups: check-html-browser-large.py's: 100,000 rows open and sort within a bound
     (the figures printed), stripes across row groups, a group's total row printed;
   - hostile: the hostile corpus (the Markdown check's and attribute-breaking, </script> cases), as
@@ -113,8 +114,9 @@ class Browser:
         self.driver.quit()
 
 
-# A cell's text as the page holds it: text nodes, <br> as a line break (the script's own reading).
-TEXT = "const text=n=>{let s='';for(const c of n.childNodes)s+=c.nodeName==='BR'?'\\n':c.nodeType===3?c.data:text(c);return s};"
+# A cell's text as the page holds it: text nodes, <br> as a line break, the `↵` mark shown before
+# a one-line cell's <br> (<span class="lb">) left out (the script's own reading).
+TEXT = "const text=n=>{let s='';for(const c of n.childNodes)s+=c.nodeName==='BR'?'\\n':c.nodeType===3?c.data:c.className==='lb'?'':text(c);return s};"
 
 
 def rows_of(b, table="table.d"):

@@ -12,7 +12,9 @@ as pages:
     or script), and a page has one <style> and one <script>, the ones its Content-Security-Policy
     names by their SHA-256;
   - every heading, cell, title, group heading and list-report label and value reads back as the
-    input holds it (O5: controls as visible escapes, a LF or CR LF as a line break, <br>).
+    input holds it (O5: controls as visible escapes, a LF or CR LF as a line break, <br>; in a
+    one-line cell the <br> right after a <span class="lb"> holding only `↵`, the mark the style
+    shows on the line, which is not the cell's text).
 
 Usage: check-html-parse.py BINARY      (make test runs it)
 Prints `html-parse: N passed, N failed` (one per output checked); exit status 1 on a failure.
@@ -77,6 +79,9 @@ class Reader(html.parser.HTMLParser):
         super().__init__(convert_charrefs=True)
         self.fragment, self.items, self.bad, self.raw = fragment, [], [], {}
         self.current, self.kind, self.stack, self.section, self.row_class, self.cdata = None, None, [], None, None, None
+        # A one-line cell's line-break mark, <span class="lb">↵</span> before its <br>: the text
+        # inside it (`mark`, None outside one), and whether the <br> is still to come.
+        self.mark, self.mark_br = None, False
 
     def end_cell(self):
         if self.current is not None and self.kind in ("th", "td", "group", "note", "total", "label", "value"):
@@ -97,6 +102,11 @@ class Reader(html.parser.HTMLParser):
             if name in VALUES and not VALUES[name].match(value or ""):
                 self.bad.append("%s=%r" % (name, value))
         a = dict(attrs)
+        if self.mark_br and tag != "br":
+            self.bad.append("<span class=lb> not followed by <br>")
+        self.mark_br = False
+        if tag == "span" and a.get("class") == "lb":
+            self.mark = ""
         if tag in ("script", "style"):
             self.cdata, self.raw[tag] = tag, self.raw.get(tag, []) + [""]
         if tag in ("thead", "tbody"):
@@ -129,6 +139,15 @@ class Reader(html.parser.HTMLParser):
             self.current, self.kind = "", kind
 
     def handle_endtag(self, tag):
+        if tag == "span" and self.mark is not None:
+            # The mark the style shows for the line break after it: not the cell's text.
+            if self.mark != "\u21b5":
+                self.bad.append("<span class=lb> holding %r" % self.mark)
+            self.mark, self.mark_br = None, True
+            return
+        if self.mark_br:
+            self.bad.append("<span class=lb> not followed by <br>")
+            self.mark_br = False
         if tag in ("tr", "tbody", "thead", "table"):
             self.end_cell()
         if tag in ("script", "style"):
@@ -140,6 +159,12 @@ class Reader(html.parser.HTMLParser):
             self.current, self.kind = None, None
 
     def handle_data(self, data):
+        if self.mark is not None:
+            self.mark += data
+            return
+        if self.mark_br:
+            self.bad.append("<span class=lb> not followed by <br>")
+            self.mark_br = False
         if self.cdata:
             self.raw[self.cdata][-1] += data
         elif self.current is not None:

@@ -51,8 +51,12 @@ enum HTMLText {
         case arrows
         /// On a page, where the script reads a cell's value back ("Copy as CSV"): a CR LF line
         /// break is `<br class="r">`, a control's escape is in `<span data-c="HEX">` naming the
-        /// character it stands for; `oneLine`: a line break is also in `<span class="lb">`, which
-        /// the style shows as `↵` on the line in a one-line cell.
+        /// character it stands for; `oneLine`: a line break is also marked by a `<span class="lb">`
+        /// holding `↵` before its `<br>`: in a one-line cell the style shows the `↵` on the line
+        /// and hides the `<br>` (elsewhere, in the sheet and in print, the other way round). The
+        /// `↵` is text, not drawn by the style, so the cell's text (copy, find in page, a screen
+        /// reader) has a character between the lines, where the hidden `<br>` gives none; the
+        /// script leaves it out of a value (`text`, `raw`).
         case page(oneLine: Bool)
     }
 
@@ -94,7 +98,7 @@ enum HTMLText {
         case .lineBreaks: ("<br>", "<br>")
         case .arrows: ("\u{21B5}", "\u{21B5}")
         case .page(oneLine: false): ("<br>", "<br class=\"r\">")
-        case .page(oneLine: true): ("<span class=\"lb\"><br></span>", "<span class=\"lb\"><br class=\"r\"></span>")
+        case .page(oneLine: true): ("<span class=\"lb\">\u{21B5}</span><br>", "<span class=\"lb\">\u{21B5}</span><br class=\"r\">")
         }
     }
 

@@ -126,7 +126,7 @@ extension HTMLRenderer {
         caption{text-align:left;font-weight:600;font-size:1.1rem;padding:.4rem .6rem}\
         .d th,.d td{padding:.3rem .65rem;border-bottom:1px solid var(--line);text-align:left;vertical-align:top;background:var(--bg)}\
         .d td{white-space:pre;overflow:hidden;text-overflow:ellipsis}\
-        @media not print{.d td .lb::before{content:"\\21B5";color:var(--muted)}.d td .lb>br{display:none}}\
+        .lb{display:none}@media not print{.d td .lb{display:inline;color:var(--muted)}.d td .lb+br{display:none}}\
         .w2 td>span{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;white-space:pre-wrap;overflow-wrap:anywhere}\
         .d thead th{position:sticky;top:0;z-index:2;background:var(--head);vertical-align:bottom;font-weight:600}\
         .d thead th span{display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:2;overflow:hidden;overflow-wrap:break-word}\

@@ -14,9 +14,10 @@
 /// checkbox column (only then: a cell more in every row is work on every row)
 /// and a button copies the checked rows as CSV (RFC 4180) with their raw values, read back from
 /// the page's marks (`raw`: `<br class="r">` CR LF, `<span data-c>` the control its escape
-/// stands for); a cell cut with `…` shows its whole text on hover; the scroll box says when rows
-/// slide under the header (its shadow) and when it is scrolled right (the first column narrows
-/// to 25%). Text from cells only ever reaches the page as text (`textContent`).
+/// stands for, `<span class="lb">` the `↵` shown for a line break, left out as `text` leaves it);
+/// a cell cut with `…` shows its whole text on hover; the scroll box says when rows slide under
+/// the header (its shadow) and when it is scrolled right (the first column narrows to 25%). Text
+/// from cells only ever reaches the page as text (`textContent`).
 extension HTMLRenderer {
     static let script = #"""
         (()=>{"use strict";
@@ -24,8 +25,8 @@ extension HTMLRenderer {
         D.documentElement.classList.add("js");
         const isData=tr=>!tr.classList.contains("g")&&!tr.classList.contains("t");
         const cells=tr=>[...tr.cells].filter(c=>!c.classList.contains("k"));
-        const text=node=>{let s="";for(const n of node.childNodes)s+=n.nodeName==="BR"?"\n":n.nodeType===3?n.data:text(n);return s};
-        const raw=node=>{let s="";for(const n of node.childNodes)s+=n.nodeName==="BR"?(n.className==="r"?"\r\n":"\n"):n.nodeType===3?n.data:n.dataset.c?String.fromCodePoint(parseInt(n.dataset.c,16)):raw(n);return s};
+        const text=node=>{let s="";for(const n of node.childNodes)s+=n.nodeName==="BR"?"\n":n.nodeType===3?n.data:n.className==="lb"?"":text(n);return s};
+        const raw=node=>{let s="";for(const n of node.childNodes)s+=n.nodeName==="BR"?(n.className==="r"?"\r\n":"\n"):n.nodeType===3?n.data:n.className==="lb"?"":n.dataset.c?String.fromCodePoint(parseInt(n.dataset.c,16)):raw(n);return s};
         const el=(tag,props)=>Object.assign(D.createElement(tag),props||{});
         const vis=s=>s.replace(/[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069\ufeff]/g,c=>{const o=c.charCodeAt(0);
           return o===9?"\\t":o===13?"\\r":o===10?"\u21b5":o>=0x2000?"\\u"+o.toString(16).padStart(4,"0"):"\\x"+o.toString(16).padStart(2,"0")});

@@ -97,7 +97,8 @@ struct HTMLRendererTests {
 
     /// A page cell's value as the script's "Copy as CSV" reads it, written here from O6's words:
     /// a `<span data-c="HEX">` is the character HEX (its escape inside dropped), `<br class="r">`
-    /// CR LF, `<span class="lb">` only a wrapper; the rest as `decode` reads it.
+    /// CR LF, `<span class="lb">↵</span>` only the mark shown for the `<br>` after it (dropped);
+    /// the rest as `decode` reads it.
     static func raw(_ html: String) -> String {
         var text = html
         while let start = text.range(of: "<span data-c=\""), let end = text.range(of: "</span>", range: start.upperBound..<text.endIndex) {
@@ -105,7 +106,7 @@ struct HTMLRendererTests {
             text.replaceSubrange(start.lowerBound..<end.upperBound, with: String(Unicode.Scalar(UInt32(hex, radix: 16)!)!))
         }
         text = text.replacingOccurrences(of: "<br class=\"r\">", with: "\r\n")
-            .replacingOccurrences(of: "<span class=\"lb\">", with: "").replacingOccurrences(of: "</span>", with: "")
+            .replacingOccurrences(of: "<span class=\"lb\">\u{21B5}</span>", with: "")
         return decode(text)
     }
 
@@ -118,9 +119,10 @@ struct HTMLRendererTests {
                 let escaped = HTMLText.escaped(text, marks: .page(oneLine: oneLine))
                 #expect(Self.raw(escaped).unicodeScalars.elementsEqual(text.unicodeScalars), "\(text.debugDescription) → \(escaped.debugDescription)")
                 let breaks = text.replacingOccurrences(of: "\r\n", with: "\n").filter { $0 == "\n" || $0 == "\r\n" }.count
-                #expect(escaped.components(separatedBy: "<span class=\"lb\"><br").count - 1 == (oneLine ? breaks : 0))
+                #expect(escaped.components(separatedBy: "<span class=\"lb\">\u{21B5}</span><br").count - 1 == (oneLine ? breaks : 0))
+                // As the sheet and print show it: the `↵` mark hidden, the `<br>` a line break.
                 let shown = escaped.replacingOccurrences(of: "<br class=\"r\">", with: "<br>")
-                    .replacingOccurrences(of: "<span class=\"lb\">", with: "").replacingOccurrences(of: "</span>", with: "")
+                    .replacingOccurrences(of: "<span class=\"lb\">\u{21B5}</span>", with: "").replacingOccurrences(of: "</span>", with: "")
                     .replacingOccurrences(of: #"<span data-c="[0-9a-f]+">"#, with: "", options: .regularExpression)
                 #expect(Self.decode(shown) == Self.shown(text))
             }
@@ -218,6 +220,59 @@ struct HTMLRendererTests {
             line.dropFirst(4).replacingOccurrences(of: "</tr>", with: "").components(separatedBy: "<td").dropFirst().map { cell in
                 Self.decode(String(cell.drop { $0 != ">" }.dropFirst()))
             }
+        }
+    }
+
+    /// The text content of each `<td>` in a page, as a browser's DOM has it (`textContent`: its
+    /// text nodes joined, a `<br>` giving nothing), read with a small tokenizer of the markup a
+    /// page holds: tags (quoted attribute values may hold `>`), the raw text of `<style>` and
+    /// `<script>` skipped, and character references decoded. A cell ends at the next cell, a
+    /// row's or a section's tag (a page leaves out a cell's end tag, as HTML allows).
+    static func cellTexts(_ html: String) -> [String] {
+        let references = ["amp": "&", "lt": "<", "gt": ">", "quot": "\"", "#39": "'"]
+        var cells: [String] = []
+        var cell: String?
+        var rest = Substring(html)
+        while let first = rest.first {
+            if first == "&", let semicolon = rest.firstIndex(of: ";"), let text = references[String(rest[rest.index(after: rest.startIndex)..<semicolon])] {
+                cell? += text
+                rest = rest[rest.index(after: semicolon)...]
+                continue
+            }
+            guard first == "<" else {
+                cell?.append(first)
+                rest = rest.dropFirst()
+                continue
+            }
+            var end = rest.index(after: rest.startIndex)
+            var quote: Character?
+            while end < rest.endIndex, rest[end] != ">" || quote != nil {
+                if rest[end] == "\"" || rest[end] == "'" { quote = quote == nil ? rest[end] : (quote == rest[end] ? nil : quote) }
+                end = rest.index(after: end)
+            }
+            let tag = rest[rest.index(after: rest.startIndex)..<min(end, rest.endIndex)]
+            rest = end < rest.endIndex ? rest[rest.index(after: end)...] : ""
+            let name = tag.prefix { $0 != " " && $0 != ">" }.lowercased()
+            if name == "style" || name == "script", let close = rest.range(of: "</\(name)>") {
+                rest = rest[close.upperBound...]
+            } else if ["td", "th", "tr", "/td", "/th", "/tr", "tbody", "/tbody", "/table"].contains(name) {
+                if let done = cell { cells.append(done) }
+                cell = name == "td" ? "" : nil
+            }
+        }
+        return cells
+    }
+
+    @Test("O6: a line break in a one-line cell leaves a character between its lines in the cell's text content (what copy, find in page and screen readers read), LF and CR LF")
+    func lineBreakInTextContent() throws {
+        for lineBreak in ["\n", "\r\n"] {
+            let page = try Self.html("a,b\n\"two\(lineBreak)lines\",x\n")
+            let cells = Self.cellTexts(page)
+            #expect(cells.count == 2 && cells.last == "x", "\(cells)")
+            let cell = try #require(cells.first)
+            let between = cell.dropFirst(3).dropLast(5)
+            #expect(cell.hasPrefix("two") && cell.hasSuffix("lines") && !between.isEmpty && !between.contains { $0.isLetter },
+                    "\(cell.debugDescription) in \(page.components(separatedBy: "<tbody>").last ?? "")")
         }
     }
 
