@@ -171,6 +171,7 @@ extension HTMLRenderer {
         .d:not(.pg)>tbody>tr>*{position:static;white-space:pre-wrap;overflow:visible;border:0;padding:0;text-align:left!important;background:none!important;box-shadow:none!important}\
         .d:not(.pg) td:nth-child(1 of :not(.k)){font-weight:600}\
         .d:not(.pg) td>span{display:inline;-webkit-line-clamp:none}\
+        .d:not(.pg) td>span.lb{display:none}\
         .d:not(.pg) td::before{display:inline-block;min-width:12em;padding-right:1em;color:#555;font-weight:400}\
         .d:not(.pg) td::after{content:none!important}\
         .d:not(.pg) tr.t{display:flex;flex-direction:column}\
