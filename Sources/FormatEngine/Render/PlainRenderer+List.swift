@@ -41,6 +41,7 @@ extension PlainRenderer {
         try listSlots.withUnsafeBufferPointer { (slots) throws(OutputError) in
             try listLabelBytes.withUnsafeBufferPointer { (labels) throws(OutputError) in
                 for f in 0..<slots.count {
+                    if fieldStarts != nil { fieldStarts!.append(out.lines) }
                     let slot = slots[f]
                     let cell = fields[slot.source]
                     if slot.oneLineLabel, valueWidth > 0, let width = shownAsIs(cell, stripUnit: slot.stripUnit), width <= valueWidth {

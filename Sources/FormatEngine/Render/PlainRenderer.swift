@@ -49,6 +49,10 @@ final class PlainRenderer: Renderer {
     /// their labels' first lines one after another (`ListSlot`).
     let listSlots: [ListSlot]
     let listLabelBytes: [UInt8]
+    /// Where each field of a list report's blocks starts: the line (`OutputBuffer.lines`) of
+    /// each field after the title, block after block; nil (the printer's case) notes none. The
+    /// view's sheet finds its focused field by them.
+    var fieldStarts: [Int]?
     /// Whether anything was drawn yet (blocks, bands and groups are separated by a blank line).
     var started = false
     private var groupsDrawn = 0

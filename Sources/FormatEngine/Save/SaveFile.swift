@@ -163,11 +163,46 @@ package enum SaveFile {
         return identity(path: target) ?? written ?? Identity(stat(), sample: 0)
     }
 
-    /// The file `path` names, symbolic links followed (itself when it does not exist yet).
+    /// The file `path` names, symbolic links followed (itself when it does not exist yet). A
+    /// dangling link names the file it would reach: that file is made, and the link stays.
     static func resolved(_ path: String) -> String {
-        guard let real = realpath(path, nil) else { return path }
-        defer { free(real) }
-        return String(cString: real)
+        var path = path
+        // As many links as the system follows in a path before it gives up (ELOOP).
+        for _ in 0..<40 {
+            if let real = realpath(path, nil) {
+                defer { free(real) }
+                return String(cString: real)
+            }
+            guard let target = linkTarget(path) else { return path }
+            path = target.hasPrefix("/") ? target : split(path).0 + "/" + target
+        }
+        return path
+    }
+
+    /// What the symbolic link `path` holds; nil when `path` is not a link.
+    static func linkTarget(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        // The array's own count bounds the read.
+        let n = readlink(path, &buffer, buffer.count)
+        guard n > 0, n < buffer.count else { return nil }
+        return String(decoding: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Whether two names are one file's: the same name in the same folder, however the folder
+    /// is written (`data.csv`, `./data.csv`, through a link to the folder). The file need not exist.
+    static func sameName(_ a: String, _ b: String) -> Bool {
+        func canonical(_ path: String) -> String {
+            let (directory, base) = split(path)
+            return resolved(directory) + "/" + base
+        }
+        return a == b || canonical(a) == canonical(b)
+    }
+
+    /// The home folder of `user` (nil: this user's, `$HOME` first); nil when there is no such user.
+    static func home(of user: String?) -> String? {
+        if user == nil, let value = getenv("HOME"), value.pointee != 0 { return String(cString: value) }
+        guard let entry = user.map({ getpwnam($0) }) ?? getpwuid(getuid()), let directory = entry.pointee.pw_dir else { return nil }
+        return String(cString: directory)
     }
 
     /// An existing file the user may not write (its mode gives no one write permission, or the
@@ -186,7 +221,10 @@ package enum SaveFile {
     static func check(_ path: String, expected: Identity?) throws(SaveError) -> Identity? {
         let now = identity(path: path)
         if let expected {
-            guard let now, now.sameFile(as: expected) else {
+            guard let now else {
+                throw SaveError("\(path): deleted since it was opened; not written (W \(path) writes it anew)", offerSaveAs: true)
+            }
+            guard now.sameFile(as: expected) else {
                 throw SaveError("\(path): changed on disk since it was opened; not written over (W saves under another name)", offerSaveAs: true)
             }
         } else if now != nil {

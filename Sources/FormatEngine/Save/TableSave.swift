@@ -47,6 +47,8 @@ package enum TableSave {
     /// - Throws: `SaveError`: the file changed, a value the dialect or encoding cannot hold, a
     ///   failed read or write. Nothing is then written over.
     static func save(_ input: any InputProvider, options: FormatOptions, read: SaveFile.Identity? = nil, to target: String, expected: SaveFile.Identity?, edits: RowEdits, rows: FileRows?, loaded: Int, columns: [String], numbers: Set<Int> = []) throws(SaveError) -> SaveFile.Identity {
+        // Rows gone from the file (changed in place) are said first: no name would save them.
+        _ = try bytesRead(input, read: read)
         try SaveFile.check(target, expected: expected)
         // A row added with a dotted column filled is nested as the file's lines are.
         let addsDotted = edits.fields.contains { id, values in id < 0 && values.contains { !$0.value.isEmpty && columns.indices.contains($0.key) && columns[$0.key].contains(".") } }

@@ -24,6 +24,10 @@ final class FileRows: ViewRows, @unchecked Sendable {
     /// opened; once truncated below them or written again (`forget`), they are gone.
     private let followed: Bool
     private let gone = Locked(false)
+    /// The file's bytes as indexed: a hash of their sample (`SaveFile.sample`), and the file's
+    /// identity last seen holding them (it grows when rows are appended; V10).
+    private let indexed: Int
+    private let seen: Locked<FileIdentity>
 
     init(_ file: RandomAccess, choice: TableInput.Choice, name: String, owner: Any, followed: Bool = false) {
         self.file = file
@@ -31,6 +35,9 @@ final class FileRows: ViewRows, @unchecked Sendable {
         self.choice = choice
         self.name = name
         self.followed = followed
+        // A followed file's rows are not checked (it grows): no sample taken.
+        indexed = followed ? 0 : SaveFile.sample(file.fd, size: file.identity.size)
+        seen = Locked(file.identity)
     }
 
     // MARK: - Appending (the loading thread)
@@ -74,11 +81,22 @@ final class FileRows: ViewRows, @unchecked Sendable {
             for id in range.clamped(to: 0..<count) where !empty.withFields({ body(id, $0) }) { return }
             return
         }
-        if let now = FileIdentity.of(file.fd), now != file.identity {
+        guard holdsRowsRead else {
             changed.withLock { $0 = .fileChanged("the view shows it no more", source: name) }
             return
         }
         read(range, body)
+    }
+
+    /// Whether the file still holds the bytes indexed: as it was, or only grown since (rows
+    /// appended: their first bytes hash as they did). A change in place, a cut, is not.
+    private var holdsRowsRead: Bool {
+        guard let now = FileIdentity.of(file.fd) else { return false }
+        if now == seen.current { return true }
+        let original = file.identity
+        guard now.size > original.size, SaveFile.sample(file.fd, size: original.size) == indexed else { return false }
+        seen.withLock { $0 = now }
+        return true
     }
 
     /// Whether a followed file's rows are gone: told so, or the file is now shorter than they are.

@@ -18,13 +18,28 @@ extension ViewState {
         return lines
     }
 
-    /// The sheet of the current row, one string a line.
+    /// The sheet of the current row, one string a line; the focused field's lines in the current
+    /// row's style.
     func sheetLines(_ data: any ViewRows) -> [String] {
-        guard let sheet, count > 0 else { return [] }
-        if keyed { return outlineLines(data) }
+        let (lines, focused) = sheetText(data)
+        let s = styles
+        // A list report is at least a label, its gap and a column of value wide: on a narrower
+        // screen its lines are cut like any other.
+        return lines.indices.map { k in
+            let line = lines[k]
+            guard focused.contains(k) || measure.width(of: Self.unstyled(line)) > width else { return line }
+            return fitted(Self.unstyled(line), style: focused.contains(k) ? s.current : "")
+        }
+    }
+
+    /// The sheet's lines as the list report draws them, and which of them are the focused field's.
+    func sheetText(_ data: any ViewRows) -> (lines: [String], focused: Range<Int>) {
+        guard let sheet, count > 0 else { return ([], 0..<0) }
+        if keyed { return (outlineLines(data), 0..<0) }
         let sink = MemorySink()
         let out = OutputBuffer(sink, capacity: 4096)
         let renderer = PlainRenderer(plan: sheet, out: out, measure: measure, style: .rule, ansi: true)
+        renderer.fieldStarts = []
         let record = data.record(id(at: current))
         record.withFields { fields in
             try? renderer.block(fields)
@@ -32,12 +47,13 @@ extension ViewState {
         }
         var text = sink.text
         if text.hasSuffix("\n") { text.removeLast() }
-        // A list report is at least a label, its gap and a column of value wide: on a narrower
-        // screen its lines are cut like any other.
-        return text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            let bare = Self.unstyled(String(line))
-            return measure.width(of: bare) <= width ? String(line) : fitted(bare)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        // The title is the plan's first column, field f its (f + 1)-th.
+        let starts = [0] + (renderer.fieldStarts ?? []) + [lines.count]
+        guard columns.indices.contains(focus), let k = sheet.columns.firstIndex(where: { $0.source == columns[focus].source }), k + 1 < starts.count else {
+            return (lines, 0..<0)
         }
+        return (lines, starts[k]..<max(starts[k], min(lines.count, starts[k + 1])))
     }
 
     /// The current row of a JSON input as an outline: its first field as the title, then the others.
@@ -88,15 +104,37 @@ extension ViewState {
 
     // MARK: - Keys (V2)
 
+    /// What the status line said (`M`): each message whole, wrapped to the width, the newest
+    /// at the bottom; the file's change under the view (I7) first, as it holds.
+    func messagesFrame(scroll: Int) -> [String] {
+        let room = max(0, height - 2)
+        var body: [String] = []
+        for text in (loadError.map { [$0] } ?? []) + said {
+            body += measure.fit(Sanitize.visible(text), width: width, maxLines: Int.max, ellipsis: .end).map(\.text)
+        }
+        if body.isEmpty { body = ["(nothing said yet)"] }
+        let end = max(0, body.count - min(scroll, max(0, body.count - room)))
+        var lines = [fitted("tablefmt view — messages, the newest last", style: styles.heading)]
+        lines += body[max(0, end - room)..<end]
+        while lines.count < height - 1 { lines.append("") }
+        lines = Array(lines.prefix(max(0, height - 1)))
+        lines.append(statusText("↑↓ scroll · any other key returns", right: ""))
+        return lines
+    }
+
     func helpFrame() -> [String] {
         let keyWidth = ViewHelp.keys.map { measure.width(of: $0.0) }.max() ?? 0
         var lines = [fitted("tablefmt view — keys", style: styles.heading)]
-        for (keys, what) in ViewHelp.keys {
-            lines.append(fitted(keys + String(repeating: " ", count: keyWidth - measure.width(of: keys) + 2) + what))
+        let list = ViewHelp.keys.map { keys, what in
+            fitted(keys + String(repeating: " ", count: keyWidth - measure.width(of: keys) + 2) + what)
         }
+        let room = max(0, height - 2)
+        let start = min(helpScroll, max(0, list.count - room))
+        lines += list.dropFirst(start).prefix(room)
         while lines.count < height - 1 { lines.append("") }
         lines = Array(lines.prefix(max(0, height - 1)))
-        lines.append(statusText("any key returns to the table", right: ""))
+        let more = start + room < list.count ? "↓ more · " : ""
+        lines.append(statusText(more + "any other key returns to the table", right: ""))
         return lines
     }
 }

@@ -9,6 +9,7 @@ extension ViewState {
         switch mode {
         case .detail(let scroll): lines = detailFrame(data, scroll: scroll)
         case .help: lines = helpFrame()
+        case .messages(let scroll): lines = messagesFrame(scroll: scroll)
         case .edit(let prompt): lines = editFrame(data, prompt)
         default: lines = tableFrame(data)
         }
@@ -136,7 +137,7 @@ extension ViewState {
             }
         }
         if rows.isEmpty {
-            let note = loading ? "(reading…)" : filter != nil ? "(no rows contain \(filter!.text))" : "(no rows)"
+            let note = loading ? "(reading…)" : filter != nil ? "(no rows contain \(filter!.text))" : count > 0 && loadError != nil ? "(the file changed on disk: its rows are not shown)" : "(no rows)"
             lines.append(fitted(note))
         }
         while lines.count < height - 1 { lines.append("") }
@@ -236,6 +237,8 @@ extension ViewState {
         if mode == .freeze { return fitted("F: how many columns to freeze (0–9)?", style: s.status) }
         var parts: [String] = []
         if let message { parts.append(message) }
+        // The file changed under the view: said before the rest, which it makes moot.
+        if let loadError { parts.append(loadError) }
         if let runningNote { parts.append(runningNote) }
         let n = count
         let total = TableFormatter.grouped(n)
@@ -256,15 +259,19 @@ extension ViewState {
             parts.append("not grouped (Esc)")
         }
         if let limit = options.limit, loaded >= limit { parts.append("the first \(TableFormatter.grouped(limit)) (--limit)") }
-        if let loadError { parts.append(loadError) }
         parts.append(contentsOf: editCounts())
         parts.append(options.title ?? source)
         return statusText(parts.joined(separator: " · "), right: "? keys")
     }
 
-    /// A status line: `left`, cut to fit, and `right` at the right edge.
+    /// A status line: `left`, cut to fit, and `right` at the right edge. A message cut to fit
+    /// says at the right that `M` shows it whole.
     func statusText(_ left: String, right: String) -> String {
         let s = styles
+        var right = right
+        if (message != nil || loadError != nil) && measure.width(of: Sanitize.visible(left)) > width - measure.width(of: right) - 2 {
+            right = "M: all of it"
+        }
         let rightWidth = measure.width(of: right)
         let room = width - rightWidth - 2
         var line = LineBuilder(base: s.status, limit: width, styles: s)

@@ -3,6 +3,8 @@ package enum ViewKey: Equatable, Sendable {
     case character(Character)
     case up, down, left, right, pageUp, pageDown, home, end
     case enter, escape, backspace, tab
+    /// Shift-Tab (`ESC [ Z`).
+    case backtab
     /// Ctrl and a letter (`controlKey("c")` is Ctrl-C).
     case control(Character)
     case wheelUp, wheelDown
@@ -168,6 +170,7 @@ package struct KeyDecoder: Sendable {
         case UInt8(ascii: "D"): return (.left, length)
         case UInt8(ascii: "H"): return (.home, length)
         case UInt8(ascii: "F"): return (.end, length)
+        case UInt8(ascii: "Z"): return (.backtab, length)
         case UInt8(ascii: "~"):
             switch body.split(separator: ";").first.map(String.init) ?? "" {
             case "1", "7": return (.home, length)
@@ -198,7 +201,13 @@ package enum ViewHelp {
         ("& text Enter", "show only rows containing text; & Enter shows all"),
         ("Space", "select the row (✓) and move down"),
         ("a A", "select every row shown / none"),
-        ("e", "edit the field: Enter keeps, Esc cancels (in a sheet Enter too; Tab next field)"),
+        ("e", "edit the field: Enter keeps, Esc cancels (in a sheet Enter too)"),
+        ("Tab Shift-Tab", "sheet: next / previous field; editor: keep, edit the next / previous"),
+        ("← → Ctrl-A Ctrl-E", "editor: move a character; to the start / end"),
+        ("Backspace Ctrl-D", "editor: delete before / at the cursor (a whole character: a flag, an emoji)"),
+        ("Ctrl-W Ctrl-U Ctrl-K", "editor: delete the word before / to the start / to the end"),
+        ("Ctrl-O  Ctrl-V Tab", "editor: a line break / a tab in the value (a paste is text)"),
+        ("Esc Ctrl-G", "editor: cancel, the field as it was"),
         ("+", "add a row after this one, opened in its sheet"),
         ("d", "delete the selected rows shown, or this one (y confirms; d again keeps them)"),
         ("J K", "move the row down / up"),
@@ -206,6 +215,7 @@ package enum ViewHelp {
         ("w Ctrl-S  W", "save to the file (untouched rows kept as they were) / save as"),
         ("q", "quit, writing the selected rows (asks when edits are unsaved)"),
         ("Ctrl-C", "quit without writing (exit 130; twice with edits unsaved or typed)"),
+        ("M", "what the status line said, whole (↑ ↓ scroll)"),
         ("Esc", "stop a sort, filter or search; clear the search; leave a sheet"),
         ("mouse", "wheel scrolls; click a heading to sort, a row to open it"),
     ]

@@ -120,12 +120,20 @@ extension ViewModel {
             state.message = "still reading the rows: save once every row is read"
             return
         }
-        let (target, quit): (String?, Bool) = switch request {
+        let (typed, quit): (String?, Bool) = switch request {
         case .save(let quit): (saving.path, quit)
         case .saveAs(let name, let quit): (name, quit)
         }
-        guard let target else {
+        guard let typed else {
             state.mode = .edit(.saveAs([], quit: quit))
+            return
+        }
+        let target: String
+        switch Self.saveName(typed) {
+        case .success(let name): target = name
+        case .failure(let refusal):
+            state.message = refusal.message
+            state.mode = .edit(.saveAs(Array(typed), quit: quit))
             return
         }
         guard !target.hasSuffix(".gz") else {
@@ -133,7 +141,12 @@ extension ViewModel {
             state.mode = .edit(.saveAs([], quit: quit))
             return
         }
-        let inPlace = target == saving.path
+        // The file's own name, however written (./data.csv): saved in place while it is there;
+        // once deleted, written anew under it.
+        let inPlace: Bool = switch request {
+        case .save: true
+        case .saveAs: saving.path.map { SaveFile.sameName(target, $0) && SaveFile.identity(path: target) != nil } ?? false
+        }
         guard !inPlace || state.unsaved else {
             // Nothing to write: the file is left as it is (its inode and time too).
             state.message = "nothing to save"
@@ -164,6 +177,20 @@ extension ViewModel {
         state.message = "saved to \(Sanitize.visible(target))"
             + (appended > 0 ? " (without the \(TableFormatter.grouped(Int(appended))) bytes added to \(Sanitize.visible(saving.input.name)) since it was opened)" : "")
         if quit { state.exit = .quit }
+    }
+
+    /// The file a name typed at `W` names: `~` and `~/…` are the home folder, `~user/…` that
+    /// user's. - Returns: a refusal for a name that starts or ends with a space (seldom meant,
+    /// and not seen in the prompt) or a `~user` with no such user.
+    static func saveName(_ typed: String) -> Result<String, SaveError> {
+        if typed.first?.isWhitespace == true || typed.last?.isWhitespace == true {
+            return .failure(SaveError("\"\(Sanitize.visible(typed))\": a name that starts or ends with a space is not taken; type it without"))
+        }
+        guard typed.hasPrefix("~") else { return .success(typed) }
+        let user = typed.dropFirst().prefix { $0 != "/" }
+        let rest = typed.dropFirst(1 + user.count)
+        guard let home = SaveFile.home(of: user.isEmpty ? nil : String(user)) else { return .failure(SaveError("\(Sanitize.visible(typed)): no such user as \(Sanitize.visible(String(user))) (its home folder is not known)")) }
+        return .success(home + rest)
     }
 
     /// The rows as edited, in the input's delimiter (CSV for JSON), with a header unless it was

@@ -37,6 +37,18 @@ struct FieldEditor: Equatable {
     var sheet: Int?
     /// The field as read from the file (nil: an added row's): typed back, it is no change.
     var read: [UInt8]? = nil
+    /// `Ctrl-V` was pressed: a `Tab` next is a tab in the value.
+    var literal = false
+
+    /// Inserts `characters` at the cursor, the cursor after them. A terminal sends a typed
+    /// flag or emoji sequence a scalar at a time: the text is made of grapheme clusters again,
+    /// so that they join, and Backspace and the arrows take a cluster at a time (as the rest
+    /// of the tool cuts text).
+    mutating func insert(_ characters: [Character]) {
+        let before = String(text[..<cursor]) + String(characters)
+        text = Array(before + String(text[cursor...]))
+        cursor = min(text.count, before.count)
+    }
 }
 
 /// What the status line asks while editing.
@@ -75,13 +87,26 @@ extension ViewState {
                 editing.request = .save(quit: false)
             }
         case .character("W"): mode = .edit(.saveAs([], quit: false))
-        case .tab:
+        case .tab, .backtab:
             guard case .detail = mode, !columns.isEmpty else { return false }
-            focus = (focus + 1) % columns.count
+            focus = (focus + (key == .tab ? 1 : columns.count - 1)) % columns.count
+            scrollToFocus()
+            scrollSheetToFocus(data)
             message = "field: \(columns[focus].heading) (e edits it)"
         default: return false
         }
         return true
+    }
+
+    /// A sheet scrolled so that its focused field's lines are on the screen (as many as fit).
+    private mutating func scrollSheetToFocus(_ data: any ViewRows) {
+        guard case .detail(let scroll) = mode else { return }
+        let field = sheetText(data).focused
+        let room = max(1, height - 1)
+        var top = scroll
+        if field.upperBound > top + room { top = field.upperBound - room }
+        if field.lowerBound < top { top = field.lowerBound }
+        mode = .detail(scroll: top)
     }
 
     /// Whether edits are waiting to be saved.
@@ -108,6 +133,7 @@ extension ViewState {
     private mutating func openEditor(data: any ViewRows) {
         if let reason = editing.readOnly { message = reason; return }
         guard count > 0, columns.indices.contains(focus) else { return }
+        if let gone = valuesGone(data) { message = gone; return }
         let id = self.id(at: current)
         let source = columns[focus].source
         let text = data.record(id).withFields { String(decoding: $0[source], as: UTF8.self) }
@@ -246,9 +272,19 @@ extension ViewState {
     // MARK: - While editing or asked
 
     /// A key while the editor is open or a question is asked.
-    mutating func editPromptKey(_ key: ViewKey, _ prompt: EditPrompt) {
+    mutating func editPromptKey(_ key: ViewKey, _ prompt: EditPrompt, data: any ViewRows) {
         switch prompt {
         case .field(var editor):
+            if (key == .tab || key == .backtab) && !editor.literal {
+                // The text typed kept (as Enter), and the next (previous) field edited.
+                _ = fieldKey(.enter, &editor)
+                guard !columns.isEmpty else { return }
+                focus = (focus + (key == .tab ? 1 : columns.count - 1)) % columns.count
+                scrollToFocus()
+                scrollSheetToFocus(data)
+                openEditor(data: data)
+                return
+            }
             if fieldKey(key, &editor) { mode = .edit(.field(editor)) }
         case .deleting(let ids, _):
             mode = .table
@@ -289,14 +325,18 @@ extension ViewState {
 
     /// A key in the field editor. - Returns: whether the editor stays open.
     private mutating func fieldKey(_ key: ViewKey, _ e: inout FieldEditor) -> Bool {
+        // After Ctrl-V a Tab is a tab in the value (Tab alone moves to the next field).
+        let literal = e.literal
+        e.literal = false
+        if literal && key == .tab {
+            e.insert(["\t"])
+            return true
+        }
         switch key {
-        case .character(let c): e.text.insert(c, at: e.cursor); e.cursor += 1
-        case .tab: e.text.insert("\t", at: e.cursor); e.cursor += 1
-        case .control("o"): e.text.insert("\n", at: e.cursor); e.cursor += 1  // a line break in the value
-        case .paste(let text):
-            let pasted = Self.pastedCharacters(text)
-            e.text.insert(contentsOf: pasted, at: e.cursor)
-            e.cursor += pasted.count
+        case .character(let c): e.insert([c])
+        case .control("v"): e.literal = true
+        case .control("o"): e.insert(["\n"])  // a line break in the value
+        case .paste(let text): e.insert(Self.pastedCharacters(text))
         case .left, .control("b"): e.cursor = max(0, e.cursor - 1)
         case .right, .control("f"): e.cursor = min(e.text.count, e.cursor + 1)
         case .home, .control("a"): e.cursor = 0

@@ -20,9 +20,29 @@ extension ViewState {
         switch mode {
         case .table: tableKey(key, data: data)
         case .detail(let scroll): detailKey(key, scroll: scroll, data: data)
-        case .help: mode = .table
+        case .help:
+            // A list longer than the screen scrolls; any other key returns to the table.
+            let page = max(1, height - 2)
+            switch key {
+            case .down, .character("j"): helpScroll += 1
+            case .up, .character("k"): helpScroll = max(0, helpScroll - 1)
+            case .pageDown, .character("f"), .character(" "): helpScroll += page
+            case .pageUp, .character("b"): helpScroll = max(0, helpScroll - page)
+            default:
+                mode = .table
+                helpScroll = 0
+            }
+            helpScroll = min(helpScroll, max(0, ViewHelp.keys.count + 1 - page))
+        case .messages(let scroll):
+            switch key {
+            case .up, .character("k"): mode = .messages(scroll: scroll + 1)
+            case .down, .character("j"): mode = .messages(scroll: max(0, scroll - 1))
+            case .pageUp, .character("b"): mode = .messages(scroll: scroll + max(1, height - 2))
+            case .pageDown, .character("f"), .character(" "): mode = .messages(scroll: max(0, scroll - max(1, height - 2)))
+            default: mode = .table
+            }
         case .prompt(let prompt, let text): promptKey(key, prompt: prompt, text: text, data: data)
-        case .edit(let prompt): editPromptKey(key, prompt)
+        case .edit(let prompt): editPromptKey(key, prompt, data: data)
         case .freeze:
             mode = .table
             if case .character(let c) = key, let digit = c.wholeNumberValue {
@@ -61,7 +81,9 @@ extension ViewState {
         case .character(">"): resize(focus, by: +2)
         case .character("="):
             for k in columns.indices { columns[k].width = computed[k] }
-        case .enter: if count > 0 { mode = .detail(scroll: 0) }
+        case .enter:
+            guard count > 0 else { return }
+            if let gone = valuesGone(data) { message = gone } else { mode = .detail(scroll: 0) }
         case .character("/"): mode = .prompt(.search, "")
         case .character("&"): mode = .prompt(.filter, "")
         case .character("n"): findNext(forward: true, data: data)
@@ -74,6 +96,7 @@ extension ViewState {
         case .character("a"): select((0..<count).map { Int32(id(at: $0)) })
         case .character("A"): unselectAll()
         case .character("?"): mode = .help
+        case .character("M"): mode = .messages(scroll: 0)
         case .character("q"): quitKey()
         case .escape:
             // Esc stops the work running, the view as it was; else it clears the search.
@@ -96,6 +119,7 @@ extension ViewState {
         case .left, .character("h"):
             if keyed { sheetOpen = max(1, min(sheetOpen, outline(data).depth) - 1) }
         case .escape, .character("q"), .backspace: mode = .table
+        case .character("M"): mode = .messages(scroll: 0)
         case .down, .character("j"):
             if current + 1 < count { current += 1; mode = .detail(scroll: 0) }
         case .up, .character("k"):
@@ -124,6 +148,15 @@ extension ViewState {
             }
         default: break
         }
+    }
+
+    /// Why the rows' values cannot be opened or edited: the file changed in place under the view
+    /// (V10; a row read finds out), so a sheet would show empty fields where the file holds
+    /// others. Nil while they can be read.
+    func valuesGone(_ data: any ViewRows) -> String? {
+        if count > 0 { _ = data.record(id(at: current)) }
+        guard let problem = data.problem else { return nil }
+        return "\(problem): its rows cannot be opened or edited; open the file again"
     }
 
     // MARK: - Moving

@@ -18,6 +18,8 @@ struct ViewState {
         case detail(scroll: Int)
         /// The key list.
         case help
+        /// What the status line said (`M`), scrolled up `scroll` lines from the newest.
+        case messages(scroll: Int)
         /// Typing a search (`/`) or a filter (`&`).
         case prompt(Prompt, String)
         /// `F` was pressed: a digit follows.
@@ -141,8 +143,18 @@ struct ViewState {
     /// Freezes the first `n` columns (`F` and a digit), at most as many as there are.
     mutating func freeze(_ n: Int) { frozen = min(max(0, n), columns.count) }
     var mode: Mode = .table
-    /// A one-off message for the status line (`no match`, …).
-    var message: String?
+    /// A one-off message for the status line (`no match`, …); each is kept in `said`.
+    var message: String? {
+        didSet {
+            guard let message, message != said.last else { return }
+            said.append(message)
+            if said.count > 100 { said.removeFirst(said.count - 100) }
+        }
+    }
+    /// How far the key list (`?`) is scrolled down.
+    var helpScroll = 0
+    /// The last messages said, oldest first (`M` shows them whole, as the status line may cut them).
+    var said: [String] = []
     var exit: ViewExit?
     /// The edits and what they ask for (V10).
     var editing = EditSession()

@@ -13,6 +13,7 @@ struct KeyDecoderTests {
         ("\r\u{7F}\t\u{03}\u{1A}", [.enter, .backspace, .tab, .control("c"), .control("z")]),
         ("é東🙂", [.character("é"), .character("東"), .character("🙂")]),
         ("\u{1B}[1;5C", [.right]),
+        ("\u{1B}[Z\t", [.backtab, .tab]),  // Shift-Tab, Tab
         ("\u{1B}[99~x", [.character("x")]),  // an unknown key is skipped, not misread
     ]
 

@@ -100,7 +100,7 @@ struct RowStoreTests {
         #expect(loader.progress.warnings.contains { $0.contains("invalid UTF-8") })
     }
 
-    @Test("I7: a file changed under the view is said (exit 74), its rows not misread")
+    @Test("I7: a file changed under the view is said (exit 74), its rows not misread; a file only appended to still holds them")
     func changedFile() throws {
         let url = try Self.temporaryFile(Array("a,b\n1,2\n3,4\n".utf8), "changing.csv")
         defer { try? FileManager.default.removeItem(at: url) }
@@ -110,6 +110,12 @@ struct RowStoreTests {
         let handle = try FileHandle(forWritingTo: url)
         try handle.seekToEnd()
         try handle.write(contentsOf: Data("5,6\n".utf8))
+        // Appended: the rows read are where they were, and still shown.
+        #expect(Self.rows(loader.store) == [["1", "2"], ["3", "4"]])
+        #expect(loader.store.problem == nil)
+        // Changed in place: "1,2" is now "9,2", so the rows read are gone.
+        try handle.seek(toOffset: 4)
+        try handle.write(contentsOf: Data("9".utf8))
         try handle.close()
         #expect(loader.store.record(0).count == 0)
         #expect(loader.store.problem?.exitCode == 74)

@@ -99,6 +99,11 @@ struct ViewEditQuitTests {
         }
         ViewEditTests.type(model, "e")
         let status = ViewEditTests.plain(model).last ?? ""
-        #expect(status.hasPrefix("this field is read-only: a: the key \"a\" is in the line"), "\(status)")
+        // Cut to the width, the status line says where to read it whole; M shows all of it.
+        #expect(status.hasPrefix("this field is read-only: a: the key \"a\" is in"), "\(status)")
+        #expect(status.hasSuffix("M: all of it"), "\(status)")
+        ViewEditTests.type(model, "M")
+        let said = ViewEditTests.plain(model).joined(separator: " ")
+        #expect(said.contains("the key \"a\" is in the line 2 times"), "\(said)")
     }
 }
