@@ -84,8 +84,22 @@ enum JSONLine {
         let literals: [[UInt8]] = [Array("true".utf8), Array("false".utf8), Array("null".utf8)]
         let wasNumber = first.map { $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) || (number && $0 == UInt8(ascii: "n")) } ?? true
         if wasNumber && isNumber(text) { return text }
+        // An array or object typed over one (the editor opens such a field as its JSON): as typed.
+        if let first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{"), isStructure(text) { return text }
         if let first, first == UInt8(ascii: "t") || first == UInt8(ascii: "f") || first == UInt8(ascii: "n"), literals.contains(text) { return text }
         return string(text)
+    }
+
+    /// Whether `text` is one JSON array or object, as RFC 8259 writes one (spaces around it
+    /// allowed): read as a JSON Lines member by the reader the view uses.
+    static func isStructure(_ text: [UInt8]) -> Bool {
+        guard let start = text.firstIndex(where: { !isSpace($0) }), text[start] == UInt8(ascii: "[") || text[start] == UInt8(ascii: "{"),
+              let end = skipValue(text, start), text[end...].allSatisfy(isSpace) else { return false }
+        let line = Array("{\"v\":".utf8) + text + Array("}\n".utf8)
+        var reader = JSONReader(stream: InputStream(MemorySource(line), encoding: .utf8), linesMode: true, sourceName: "")
+        var record = Record()
+        guard (try? reader.read(into: &record)) == true else { return false }
+        return (try? reader.read(into: &record)) == false
     }
 
     /// A JSON number as RFC 8259 writes one.
@@ -138,7 +152,40 @@ enum JSONLine {
     /// in an object, a dotted name that is both a key and a path into a nested object, or a
     /// dotted name the line has neither (a key to add, or an object missing).
     private static func set(_ line: [UInt8], object: Range<Int>, path: String, change: Change) throws(Unclear) -> [UInt8] {
-        let text = change.text
+        switch try locate(line, object: object, path: path) {
+        case .member(let member):
+            return Array(line[..<member.value.lowerBound]) + value(change.text, like: line[member.value], number: change.number) + Array(line[member.value.upperBound...])
+        case .absent(let object, let empty, let key):
+            guard !change.text.isEmpty else { return line }
+            guard !key.contains(".") else { throw Unclear(reason: "the line has neither a key \"\(key)\" nor the objects its dots name") }
+            // Not there: added before the object's closing brace.
+            let close = object.upperBound - 1
+            let member = (empty ? [] : [UInt8(ascii: ",")]) + string(Array(key.utf8)) + [UInt8(ascii: ":")] + value(change.text, like: nil, number: change.number)
+            return Array(line[..<close]) + member + Array(line[close...])
+        }
+    }
+
+    /// Where the member column `path` names is in the object at `object`.
+    private enum Located {
+        /// The member.
+        case member(Member)
+        /// None: the object it would be added to (whether that object is empty), under `key`
+        /// (the rest of the path there).
+        case absent(object: Range<Int>, empty: Bool, key: String)
+    }
+
+    /// The member of `line`'s object the column `name` names (as `edited` finds it): its value's
+    /// bytes as written, nil when the line has none or is not an object.
+    /// - Throws: `Unclear` when which member it is, is not clear.
+    static func memberValue(_ line: [UInt8], name: String) throws(Unclear) -> ArraySlice<UInt8>? {
+        guard let start = line.firstIndex(where: { !isSpace($0) }), line[start] == UInt8(ascii: "{"), let end = skipValue(line, start) else { return nil }
+        guard case .member(let member) = try locate(line, object: start..<end, path: name) else { return nil }
+        return line[member.value]
+    }
+
+    /// The member `path` names in `object`: a key of the whole name, else a path into nested
+    /// objects by its dots. - Throws: `Unclear` when that is not one member.
+    private static func locate(_ line: [UInt8], object: Range<Int>, path: String) throws(Unclear) -> Located {
         let found = members(line, object)
         let named = found.filter { $0.key == path }
         guard named.count < 2 else { throw Unclear(reason: "the key \"\(path)\" is in the line \(named.count) times") }
@@ -154,15 +201,10 @@ enum JSONLine {
         }
         if let member = named.first {
             guard nested == nil else { throw Unclear(reason: "\"\(path)\" is both a key of the line and a path into its objects") }
-            return Array(line[..<member.value.lowerBound]) + value(text, like: line[member.value], number: change.number) + Array(line[member.value.upperBound...])
+            return .member(member)
         }
-        if let (member, rest) = nested { return try set(line, object: member.value, path: rest, change: change) }
-        guard !text.isEmpty else { return line }
-        guard !path.contains(".") else { throw Unclear(reason: "the line has neither a key \"\(path)\" nor the objects its dots name") }
-        // Not there: added before the object's closing brace.
-        let close = object.upperBound - 1
-        let member = (found.isEmpty ? [] : [UInt8(ascii: ",")]) + string(Array(path.utf8)) + [UInt8(ascii: ":")] + value(text, like: nil, number: change.number)
-        return Array(line[..<close]) + member + Array(line[close...])
+        if let (member, rest) = nested { return try locate(line, object: member.value, path: rest) }
+        return .absent(object: object, empty: found.isEmpty, key: path)
     }
 
     /// The members of the object at `range` (from its `{`).

@@ -49,22 +49,32 @@ struct RowSpans {
         return RowSpans(headerEnd: raw[0], starts: Array(raw.dropLast()), end: raw[raw.count - 1])
     }
 
-    /// JSON Lines: a row is a line with something on it, from its line's start.
-    static func lines(_ bytes: UnsafeBufferPointer<UInt8>, bom: Int) -> RowSpans {
+    /// JSON Lines: a row is a line with something on it, from its line's start (the blank lines
+    /// before it included). The last row ends after its line break: blank lines after it are the
+    /// file's end, kept there whatever becomes of that row.
+    static func lines(_ bytes: Span<UInt8>, bom: Int) -> RowSpans {
         var starts: [Int64] = []
         var lineStart = bom
         var blank = true
-        for (k, b) in bytes.enumerated() where k >= bom {
+        var end = bom
+        for k in min(bom, bytes.count)..<bytes.count {
+            let b = bytes[k]
             if b == 0x0A {
-                if !blank { starts.append(Int64(lineStart)) }
+                if !blank {
+                    starts.append(Int64(lineStart))
+                    end = k + 1
+                }
                 lineStart = k + 1
                 blank = true
             } else if b != 0x20 && b != 0x09 && b != 0x0D {
                 blank = false
             }
         }
-        if !blank { starts.append(Int64(lineStart)) }
-        return RowSpans(headerEnd: starts.first ?? Int64(bom), starts: starts, end: Int64(bytes.count))
+        if !blank {
+            starts.append(Int64(lineStart))
+            end = bytes.count
+        }
+        return RowSpans(headerEnd: starts.first ?? Int64(bom), starts: starts, end: Int64(end))
     }
 
     /// Offsets in the UTF-8 the reader saw (after the BOM) as offsets in the file's bytes.

@@ -134,7 +134,7 @@ package enum TableSave {
         let size = Int(size ?? FileIdentity.of(file.fd)?.size ?? 0)
         var bytes = [UInt8](repeating: 0, count: size)
         guard size == 0 || readFully(file.fd, into: &bytes, count: size, at: file.start) else { throw SaveError("\(name): read error: \(systemMessage(errno))") }
-        return bytes.withUnsafeBufferPointer { RowSpans.lines($0, bom: bom) }
+        return RowSpans.lines(bytes.span, bom: bom)
     }
 
     /// The input as the view read it, and its size: the file itself while it is unchanged; its

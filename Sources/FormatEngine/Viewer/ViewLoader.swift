@@ -103,9 +103,12 @@ package final class ViewLoader: @unchecked Sendable {
         var lastPublish = Self.milliseconds()
         let limit = options.limit ?? Int.max
         var failure: InputError?
+        // Where the last row read ends: blank lines after it are not its (they stay the file's
+        // end when it is saved, V10).
+        var rowsEnd = Int64(stream.offset) + bom
         func publish(waiting: Bool = false) {
             if let direct {
-                direct.publish(end: Int64(stream.offset) + bom)
+                direct.publish(end: rowsEnd)
             } else {
                 do {
                     try store.spool.publish()
@@ -163,6 +166,7 @@ package final class ViewLoader: @unchecked Sendable {
             }
             profiler.add(record)
             if let direct { direct.append(start: start) } else { store.spool.append(record) }
+            rowsEnd = Int64(table.stream.offset) + bom
             rows += 1
             // The first screen as soon as it is there; then a few times a second.
             if rows == 64 || rows == 1000 || (rows & 255 == 0 && (Self.milliseconds() - lastPublish > 100 || store.spool.pendingBytes > 1 << 22)) {

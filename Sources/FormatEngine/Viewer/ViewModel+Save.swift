@@ -75,6 +75,21 @@ extension ViewSaving {
     /// JSON Lines: why row `id`'s member `name` cannot be edited — which member of its line it
     /// is, is not clear (a key twice…), so a save would refuse it — nil when it can.
     func unclearMember(row id: Int, name: String) -> String? {
+        guard let line = line(id), let reason = JSONLine.unclear(line, name: name) else { return nil }
+        return "this field is read-only: \(reason), so which value it is, is not clear (a save could not write it)"
+    }
+
+    /// JSON Lines: row `id`'s member `name` as written in its line when it is an array or an
+    /// object (the editor opens it as that JSON, and JSON typed over it is saved as JSON); nil
+    /// for any other value.
+    func structuredMember(row id: Int, name: String) -> [UInt8]? {
+        guard let line = line(id), let raw = try? JSONLine.memberValue(line, name: name),
+              raw.first == UInt8(ascii: "[") || raw.first == UInt8(ascii: "{") else { return nil }
+        return Array(raw)
+    }
+
+    /// JSON Lines: row `id`'s line (without its line break), read from the file.
+    private func line(_ id: Int) -> [UInt8]? {
         guard jsonLines, id >= 0, let file = randomAccess(of: input) else { return nil }
         if lines == nil { lines = try? TableSave.lineSpans(file, bom: TableSave.byteOrderMark(file.fd, .utf8), name: input.name) }
         guard let lines, id < lines.count else { return nil }
@@ -82,8 +97,7 @@ extension ViewSaving {
         let start = lines.start(id)
         var line = [UInt8](repeating: 0, count: Int(end - start))
         guard readFully(file.fd, into: &line, count: line.count, at: start) else { return nil }
-        guard let reason = JSONLine.unclear(Array(line.prefix { $0 != 0x0A }), name: name) else { return nil }
-        return "this field is read-only: \(reason), so which value it is, is not clear (a save could not write it)"
+        return Array(line.prefix { $0 != 0x0A })
     }
 }
 
@@ -99,6 +113,11 @@ extension ViewModel {
                 guard let self, let saving = self.saving else { return nil }
                 let names = self.loader.progress.columns
                 return names.indices.contains(source) ? saving.unclearMember(row: id, name: names[source]) : nil
+            }
+            state.editing.json = { [weak self] id, source in
+                guard let self, let saving = self.saving else { return nil }
+                let names = self.loader.progress.columns
+                return names.indices.contains(source) ? saving.structuredMember(row: id, name: names[source]) : nil
             }
         }
     }

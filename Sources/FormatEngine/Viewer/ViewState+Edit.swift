@@ -16,6 +16,9 @@ struct EditSession {
     /// Why field (row id, input column) cannot be edited, nil when it can (JSON Lines: a member
     /// that is not clear); set by the model, which reads the file.
     var locked: ((Int, Int) -> String?)?
+    /// Field (row id, input column)'s JSON as written when it is an array or object (JSON Lines),
+    /// nil for any other value; set by the model. The editor opens such a field as that JSON.
+    var json: ((Int, Int) -> [UInt8]?)?
 }
 
 /// A save the keys ask for: to the file, or under a name; then leave (`q` answered `w`).
@@ -39,6 +42,8 @@ struct FieldEditor: Equatable {
     var read: [UInt8]? = nil
     /// `Ctrl-V` was pressed: a `Tab` next is a tab in the value.
     var literal = false
+    /// Opened as the JSON array or object the field holds (JSON typed is saved as JSON).
+    var json = false
 
     /// Inserts `characters` at the cursor, the cursor after them. A terminal sends a typed
     /// flag or emoji sequence a scalar at a time: the text is made of grapheme clusters again,
@@ -150,8 +155,14 @@ extension ViewState {
         var scroll: Int?
         if case .detail(let s) = mode { scroll = s }
         let base = (data as? EditedRows)?.base ?? data
-        let read = id >= 0 ? base.record(id).withFields { source < $0.count ? Array($0[source]) : [] } : nil
-        let editor = FieldEditor(id: id, field: source, name: columns[focus].heading, text: Array(text), original: Array(text), cursor: text.count, sheet: scroll, read: read)
+        var read = id >= 0 ? base.record(id).withFields { source < $0.count ? Array($0[source]) : [] } : nil
+        var editor = FieldEditor(id: id, field: source, name: columns[focus].heading, text: Array(text), original: Array(text), cursor: text.count, sheet: scroll, read: read)
+        // An array or object not yet edited: opened as its JSON, which typed back is no change.
+        if id >= 0, editing.edits.field(id, source) == nil, let json = editing.json?(id, source) {
+            read = json
+            let text = String(decoding: json, as: UTF8.self)
+            editor = FieldEditor(id: id, field: source, name: columns[focus].heading, text: Array(text), original: Array(text), cursor: text.count, sheet: scroll, read: read, json: true)
+        }
         mode = .edit(.field(editor))
     }
 
@@ -393,7 +404,9 @@ extension ViewState {
         let fits = mark(e.id, field: e.field, value: value)
         widen(field: e.field, for: bytes, fits: fits)
         regroup()
-        if !fits {
+        if e.json, value != nil, !JSONLine.isStructure(bytes) {
+            message = "kept as text: \(e.name) held JSON here, and the file will hold this as a string (type JSON, [ … ] or { … }, to keep it JSON)"
+        } else if !fits {
             let kind = profiles[e.field].kind
             message = "kept as text: \(e.name) holds \(kind == .date ? "dates" : kind == .boolean ? "yes/no values" : "numbers")"
         }
