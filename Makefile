@@ -25,8 +25,10 @@ demo: build
 ## binary, as users get it), the Markdown round trip through GitHub's own GFM renderer (cmark-gfm,
 ## from PyPI, O4), the HTML read back with Python's HTML parser and checked in headless Chromium
 ## (Debian's chromium and chromium-driver, selenium from PyPI, O6), an install into a temporary
-## prefix checked as a user would, and Examples/
+## prefix checked as a user would, and Examples/; first, the unsafe code kept within its budget
+## (scripts/check-unsafe.py, docs/FUZZING.md "Memory safety")
 test: build
+	python3 scripts/check-unsafe.py
 	$(SWIFT) build -j $(JOBS) --build-tests
 	TABLEFMT_BIN="$(RELEASE_BIN)" $(SWIFT) test -j $(JOBS) --skip-build
 	python3 -c "import cmarkgfm" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check cmarkgfm
@@ -84,8 +86,9 @@ bench-view-10m: build
 bench-startup: build
 	TABLEFMT_BIN="$(RELEASE_BIN)" bash scripts/bench-startup.sh
 
-## test-sanitize: the test suite under AddressSanitizer (with leak checks) and ThreadSanitizer
-## (UndefinedBehaviorSanitizer is not supported by this Swift on Linux; see docs/FUZZING.md)
+## test-sanitize: the test suite under AddressSanitizer (with leak checks) and ThreadSanitizer,
+## the view on a pseudo-terminal included: its tests start the tablefmt built beside them, the
+## sanitized one (UndefinedBehaviorSanitizer is not supported by this Swift on Linux; docs/FUZZING.md)
 test-sanitize:
 	$(SWIFT) build --scratch-path .build-asan -j $(JOBS) --build-tests --sanitize=address
 	LSAN_OPTIONS=suppressions=$(CURDIR)/Fuzz/lsan-suppressions.txt \
@@ -93,7 +96,7 @@ test-sanitize:
 	$(SWIFT) build --scratch-path .build-tsan -j $(JOBS) --build-tests --sanitize=thread
 	$(SWIFT) test --scratch-path .build-tsan -j $(JOBS) --skip-build --sanitize=thread
 
-## fuzz: the libFuzzer targets (CSV reader, JSON reader, whole pipeline), FUZZ_SECONDS each
+## fuzz: the libFuzzer targets (CSV reader, JSON reader, whole pipeline, the view's open/edit/save), FUZZ_SECONDS each
 FUZZ_SECONDS ?= 60
 fuzz:
 	bash scripts/fuzz.sh $(FUZZ_SECONDS)

@@ -3,7 +3,7 @@
 #
 #   Fuzz/make-seeds.sh TARGET CONFORMANCE_DIR OUT_DIR [MAX_BYTES]
 #
-# TARGET is csv, json or pipeline. Every input file (licences and notes skipped) is copied into
+# TARGET is csv, json, pipeline or save. Every input file (licences and notes skipped) is copied into
 # OUT_DIR, cut to MAX_BYTES, behind the control bytes the target reads first (see Fuzz/Fuzz*.swift),
 # in a few variants: chunk sizes, dialects, options. Names are content hashes, so running it again
 # adds nothing twice.
@@ -51,6 +51,14 @@ while IFS= read -r -d '' file; do
         seed '\012\000\000\041\032\041\000\000\000\345\000' "$file"
         # plain, pages, compact, width 30, title, --null, max/min widths, 1-byte chunks
         seed '\074\036\000\000\000\000\000\000\340\000\250' "$file"
+        ;;
+    save)
+        # [0] the size and kind, then keys until a 0 byte (Fuzz/FuzzSave.swift): the file as it
+        # is (JSON Lines for .json and .jsonl files), e q Enter; 64 KiB + 1 as CSV, J K; 128 KiB as TSV, + e q Enter
+        case $ext in json | jsonl | ndjson) k='\122' ;; *) k='\022' ;; esac
+        seed "$k"'\017\020\002\000' "$file"
+        seed '\150\004\005\000' "$file"
+        seed '\052\006\017\020\002\000' "$file"
         ;;
     *) echo "unknown target $target" >&2; exit 64 ;;
     esac

@@ -4,7 +4,7 @@
 #   scripts/fuzz.sh [SECONDS_PER_TARGET]          default 60
 #
 # Environment:
-#   FUZZ_TARGETS   which targets, in order (default "csv json pipeline")
+#   FUZZ_TARGETS   which targets, in order (default "csv json pipeline save")
 #   FUZZ_MAX_LEN   the longest input the fuzzer makes, in bytes (default 8192)
 #   FUZZ_KEEP_GOING=1  keep fuzzing after a finding (-fork=1 -ignore_crashes=1 …) instead of stopping
 #   FUZZ_OUT       the build and work folder (default .build-fuzz, ignored by git as .build*/)
@@ -23,7 +23,7 @@ seconds=${1:-60}
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 out=${FUZZ_OUT:-.build-fuzz}
-targets=${FUZZ_TARGETS:-csv json pipeline}
+targets=${FUZZ_TARGETS:-csv json pipeline save}
 conformance=${FUZZ_SEEDS:-$root/Tests/Conformance}
 swiftc=${SWIFTC:-swiftc}
 # The system zlib through the package's module map (Sources/CZlib), and the system calls of
@@ -83,6 +83,7 @@ for target in $targets; do
     csv) file=Fuzz/FuzzCSV.swift ;;
     json) file=Fuzz/FuzzJSON.swift ;;
     pipeline) file=Fuzz/FuzzPipeline.swift ;;
+    save) file=Fuzz/FuzzSave.swift ;;
     *) echo "fuzz: unknown target $target" >&2; exit 2 ;;
     esac
     if [[ $target == json && $json_ok == 0 ]]; then

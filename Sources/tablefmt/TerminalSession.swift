@@ -10,7 +10,15 @@ import FormatEngine
 /// are installed, read only by them (async-signal-safe: `write`, `fcntl`, `tcsetattr`, `tcflush`,
 /// `unlink`, `signal`, `raise`).
 nonisolated(unsafe) private var ttyDescriptor: Int32 = -1
-nonisolated(unsafe) private var savedModes = termios()
+/// The terminal's modes as found, in memory allocated for a `termios` (C writes the whole struct:
+/// a Swift global of the type, built with AddressSanitizer, was laid out three bytes shorter, and
+/// the sanitizer caught `tcgetattr` writing past it). Made once, before any handler can run;
+/// never freed (a handler may read it to the end).
+nonisolated(unsafe) private let savedModes: UnsafeMutablePointer<termios> = {
+    let modes = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    modes.initialize(to: termios())
+    return modes
+}()
 nonisolated(unsafe) private var wakeWriter: Int32 = -1
 
 /// Entering: the alternate screen, no cursor, no line wrap, SGR mouse reports (V8), bracketed
@@ -77,7 +85,7 @@ private func leaveTerminal() -> Bool {
     let fd = ttyDescriptor
     ttyDescriptor = -1
     guard writeAll(fd, leaveBytes) else { return false }
-    return tcsetattr(fd, TCSAFLUSH, &savedModes) == 0 || !terminalGone(fd)
+    return tcsetattr(fd, TCSAFLUSH, savedModes) == 0 || !terminalGone(fd)
 }
 
 /// Puts the terminal back from a signal handler, where the terminal may be gone or not reading:
@@ -92,7 +100,7 @@ private func leaveTerminalAtOnce() {
     let flags = fcntl(fd, F_GETFL)
     if flags >= 0 { _ = fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
     if writeAll(fd, leaveBytes, waits: 10) || errno == EAGAIN {
-        _ = tcsetattr(fd, TCSANOW, &savedModes)
+        _ = tcsetattr(fd, TCSANOW, savedModes)
         _ = tcflush(fd, TCIFLUSH)
     }
 }
@@ -104,7 +112,7 @@ private func leaveTerminalAtOnce() {
 @discardableResult
 private func enterTerminal() -> Bool {
     guard ttyDescriptor >= 0 else { return false }
-    var raw = savedModes
+    var raw = savedModes.pointee
     raw.c_iflag &= ~tcflag_t(BRKINT | ICRNL | INPCK | ISTRIP | IXON)
     raw.c_lflag &= ~tcflag_t(ECHO | ICANON | IEXTEN | ISIG)
     raw.c_cflag |= tcflag_t(CS8)
@@ -216,7 +224,7 @@ final class TerminalSession {
 
     /// Runs until the model has an exit (`q`, `Ctrl-C`), the terminal goes away, or a signal ends it.
     func run(_ model: ViewModel) -> End {
-        guard tcgetattr(tty, &savedModes) == 0 else { return .terminalGone }
+        guard tcgetattr(tty, savedModes) == 0 else { return .terminalGone }
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { return .terminalGone }
         wakeReader = pipeEnds[0]

@@ -24,6 +24,27 @@ extension ByteSource {
         return span.finalize(for: buffer)
     }
 
+    /// One read of at most `limit` bytes (at least one) appended to `bytes`, an array's own
+    /// bounds holding the read: the safe way for code that keeps what it reads in an array.
+    /// - Returns: the number of bytes read; 0 at the end of the input.
+    func read(appendingTo bytes: inout [UInt8], atMost limit: Int) throws(InputError) -> Int {
+        precondition(limit > 0, "a read of nothing")
+        let start = bytes.count
+        bytes.append(contentsOf: repeatElement(0, count: limit))
+        var failure: InputError?
+        let n = bytes.withUnsafeMutableBytes { all -> Int in
+            do throws(InputError) {
+                return try read(into: UnsafeMutableRawBufferPointer(rebasing: all[start...]))
+            } catch {
+                failure = error
+                return 0
+            }
+        }
+        bytes.removeLast(limit - n)
+        if let failure { throw failure }
+        return n
+    }
+
     /// Memory and regular files never wait.
     public var isReady: Bool { true }
     /// Does not wait: memory and regular files are always ready.

@@ -51,12 +51,8 @@ public enum Compression: String, Sendable, CaseIterable {
     ///   reads them; `.readFailed` when the first read fails.
     public static func open(_ source: any ByteSource, name: String) throws(InputError) -> any ByteSource {
         var head: [UInt8] = []
-        let chunk = UnsafeMutableRawBufferPointer.allocate(byteCount: 6, alignment: 1)
-        defer { chunk.deallocate() }
         repeat {
-            let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: chunk[0..<(6 - head.count)]))
-            if n == 0 { break }
-            head += chunk[0..<n]
+            if try source.read(appendingTo: &head, atMost: 6 - head.count) == 0 { break }
         } while couldStart(head)
         switch detect(head) {
         case nil:

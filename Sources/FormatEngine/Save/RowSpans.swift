@@ -83,20 +83,14 @@ struct RowSpans {
         let source = try Compression.open(input.open(), name: input.name)
         var out: [Int64] = []
         var rawAt = 0, decodedAt = 0, next = 0
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
         var carry: [UInt8] = []
         var skip = bom
         let utf16 = encoding != .latin1 && encoding != .cp1252
         func utf8Length(_ v: UInt32) -> Int { v < 0x80 ? 1 : v < 0x800 ? 2 : v < 0x10000 ? 3 : 4 }
         while next < decoded.count {
-            var n = 0
-            var failure: InputError?
-            buffer.withUnsafeMutableBytes { b in
-                do throws(InputError) { n = try source.read(into: b) } catch { failure = error }
-            }
-            if let failure { throw failure }
-            var bytes = carry + buffer[0..<n]
+            var bytes = carry
             carry = []
+            let n = try source.read(appendingTo: &bytes, atMost: 1 << 16)
             if skip > 0 {
                 let s = min(skip, bytes.count)
                 bytes.removeFirst(s)

@@ -21,19 +21,15 @@ package final class PeekedInput: InputProvider {
         var head: [UInt8] = []
         var ended = false
         var paused = false
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 1)
-        defer { buffer.deallocate() }
         while head.count < limit {
             if !source.isReady && !source.waitUntilReady(milliseconds: pause) {
                 paused = true
                 break
             }
-            let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<min(buffer.count, limit - head.count)]))
-            if n == 0 {
+            if try source.read(appendingTo: &head, atMost: min(1 << 16, limit - head.count)) == 0 {
                 ended = true
                 break
             }
-            head.append(contentsOf: buffer[0..<n])
         }
         self.head = head
         self.ended = ended
