@@ -57,29 +57,21 @@ private func fileBytes(_ text: [UInt8], size: Int) -> [UInt8] {
     return out
 }
 
+/// The file's bytes now, through the engine's own file reads (Schedule/FileIO.swift).
 private func readBack(_ path: String) -> [UInt8]? {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
-    var out: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 1 << 16)
-    while true {
-        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        if n <= 0 { return n == 0 ? out : nil }
-        out.append(contentsOf: chunk[..<n])
-    }
+    let size = Int(lseek(fd, 0, SEEK_END))
+    var out = [UInt8](repeating: 0, count: size)
+    return size == 0 || readFully(fd, into: &out, count: size, at: 0) ? out : nil
 }
 
 private func write(_ bytes: [UInt8], to path: String) {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     require(fd >= 0, "cannot write \(path)")
     defer { close(fd) }
-    var done = 0
-    while done < bytes.count {
-        let n = bytes[done...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-        require(n > 0, "cannot write \(path)")
-        done += n
-    }
+    require(writeFully(fd, from: bytes, count: bytes.count, at: 0) == 0, "cannot write \(path)")
 }
 
 /// Opens `path` as the view does, every row read. - Returns: the model, and whether it read to the end without an error.

@@ -176,7 +176,7 @@ struct ViewHangupTests {
             session.send("/nam")
             #expect(session.read(until: "/nam"))
         case .sorting, .filtering, .searching, .writingSelection, .writingFile:
-            #expect(session.read(until: "row 1 of 1,000,000 ", seconds: 20))
+            #expect(session.read(until: "row 1 of 1,000,000 ", seconds: ReliabilityKit.deadline(20)))  // longer under a sanitizer
             switch state {
             case .sorting:
                 session.send("Gll")  // the last row, the Amount column
@@ -190,7 +190,7 @@ struct ViewHangupTests {
                 if last { press("\r", session) }
             default:
                 session.send("a")
-                #expect(session.read(until: "1,000,000 selected", seconds: 10))
+                #expect(session.read(until: "1,000,000 selected", seconds: ReliabilityKit.deadline(10)))
                 if last { press("q", session) }
             }
         }
