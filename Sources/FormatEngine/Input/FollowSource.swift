@@ -21,6 +21,9 @@ final class FollowSource: ByteSource {
     private var atEnd = false
     /// The file's code units (UTF-16's two bytes), told from the first bytes read.
     private var units: FollowUnits?
+    /// The first bytes read are gzip's (I8): the bytes are not text, so they have no lines to
+    /// wait for or headers to compare; each is handed out as read, for the decompressor.
+    private var compressed = false
     /// A new file's first bytes are being read: a byte order mark there is dropped.
     private var atNewStart = false
     /// The first file's first line (a CSV header), while it is still being read, and once read.
@@ -84,7 +87,7 @@ final class FollowSource: ByteSource {
     }
 
     var isReady: Bool {
-        if ended || pendingLineFeed || !held.isEmpty || stopped || lineUnits.lastLineEnd(in: partial) != nil { return true }
+        if ended || pendingLineFeed || !held.isEmpty || stopped || heldEnd != nil { return true }
         guard let files else {
             var request = pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
             return poll(&request, 1, 0) != 0
@@ -112,7 +115,7 @@ final class FollowSource: ByteSource {
     private func readLines(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         guard buffer.count > 0 else { return 0 }
         while !ended {
-            if let end = lineUnits.lastLineEnd(in: partial) { return handOut(upTo: end, into: buffer) }
+            if let end = heldEnd { return handOut(upTo: end, into: buffer) }
             if stopped {
                 ended = true
                 dropPartial()
@@ -138,7 +141,11 @@ final class FollowSource: ByteSource {
             if n < 0 { continue }  // interrupted, or stopped: looked at again
             if n > 0 {
                 atEnd = false
-                if units == nil { units = FollowUnits(start: UnsafeRawBufferPointer(rebasing: buffer[0..<n])) }
+                if units == nil {
+                    units = FollowUnits(start: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
+                    compressed = n >= 2 && buffer[0] == 0x1F && buffer[1] == 0x8B
+                    if compressed { headerDone = true; header = nil }
+                }
                 noteHeader(UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
                 if checkingHeader || atNewStart {
                     held.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[0..<n]))
@@ -184,7 +191,7 @@ final class FollowSource: ByteSource {
     /// count returned, 0 if none), the rest held; after held bytes, all are held and handed out next.
     private func holdUnended(_ buffer: UnsafeMutableRawBufferPointer, count: Int) -> Int {
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<count])
-        guard partial.isEmpty, let end = lineUnits.lastLineEnd(in: bytes) else {
+        guard partial.isEmpty, let end = compressed ? count : lineUnits.lastLineEnd(in: bytes) else {
             partial.append(contentsOf: bytes)
             return 0
         }
@@ -247,6 +254,9 @@ final class FollowSource: ByteSource {
 
     private var lineUnits: FollowUnits { units ?? FollowUnits() }
 
+    /// How many held bytes can be handed out: up to the last line end (all of them, compressed).
+    private var heldEnd: Int? { compressed ? (partial.isEmpty ? nil : partial.count) : lineUnits.lastLineEnd(in: partial) }
+
     /// A new file's first bytes: its byte order mark dropped once there are enough to tell, then
     /// its first line compared with the header.
     private func checkNewStart(ended: Bool) {
@@ -276,7 +286,7 @@ final class FollowSource: ByteSource {
     }
 
     private func restart(_ news: String) {
-        pendingLineFeed = !partial.isEmpty
+        pendingLineFeed = !partial.isEmpty && !compressed
         atNewStart = true
         checkingHeader = headerDone && header?.isEmpty == false
         tell(news)
