@@ -55,7 +55,8 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
     guard when == .auto && !options.follow else { return view(input, options, tty: tty, color: color, sink) }
     let peeked: PeekedInput
     do {
-        peeked = try PeekedInput(input, limit: peekLimit, pause: TableFormatter.windowPause)
+        // A writer that never pauses opens the view once a screen's rows or a second's are read (V1).
+        peeked = try PeekedInput(input, limit: peekLimit, pause: TableFormatter.windowPause, lines: size.height, within: 1000)
     } catch {
         printError("tablefmt: \(error)")
         return error.exitCode

@@ -13,23 +13,32 @@ package final class PeekedInput: InputProvider {
     private var opened = false
 
     /// Reads `input` ahead, up to `limit` bytes, stopping early when a pipe's writer pauses for
-    /// `pause` milliseconds.
-    package init(_ input: some InputProvider, limit: Int, pause: Int) throws(InputError) {
+    /// `pause` milliseconds, or (a writer that never pauses, V1) once more than `lines` lines are
+    /// read or `within` milliseconds have passed since the first byte came.
+    package init(_ input: some InputProvider, limit: Int, pause: Int, lines: Int = .max, within: Int = .max) throws(InputError) {
         name = input.name
         path = input.path
         let source = try input.open()
         var head: [UInt8] = []
         var ended = false
         var paused = false
+        var lineCount = 0
+        var firstByte: ContinuousClock.Instant?
         while head.count < limit {
+            // A writer that never pauses: what came within the time is enough to open the view.
+            if within < .max, let firstByte, ContinuousClock.now - firstByte >= .milliseconds(within) { break }
             if !source.isReady && !source.waitUntilReady(milliseconds: pause) {
                 paused = true
                 break
             }
+            let before = head.count
             if try source.read(appendingTo: &head, atMost: min(1 << 16, limit - head.count)) == 0 {
                 ended = true
                 break
             }
+            if firstByte == nil { firstByte = .now }
+            lineCount += head[before...].reduce(0) { $0 + ($1 == 0x0A ? 1 : 0) }
+            if lineCount > lines { break }
         }
         self.head = head
         self.ended = ended
