@@ -35,6 +35,9 @@ final class FollowFiles {
     static let tailLength = 4096
     /// At most this many files wait their turn; past it the oldest waiting is passed over, said.
     static let queueLimit = 16
+    /// The open file is left for the next only once it has not grown for this long: a writer
+    /// still writing to it after the rotation (before it reopens the name) is read first.
+    static let quiet: Duration = .seconds(1)
 
     private(set) var fd: Int32
     private let path: String?
@@ -51,6 +54,11 @@ final class FollowFiles {
     private var queued: [(fd: Int32, identity: Identity)] = []
     /// A waiting file had bytes when looked at before the latest end of the open one was found.
     private var nextHadBytes = false
+    /// When a read of the open file last found bytes.
+    private var lastGrowth = ContinuousClock.now
+    /// The file left last for the next under the name, and how far it was read: rows a writer
+    /// still adds to it (its descriptor still open) are read as whole lines (`lateLines`).
+    private var left: (fd: Int32, offset: Int64)?
 
     /// The regular file open as `fd`, watched by `path` (nil: by its descriptor only).
     init(fd: Int32, path: String?, name: String, stop: Int32, owned: Bool, events: Bool, tell: @escaping (String) -> Void) {
@@ -67,6 +75,7 @@ final class FollowFiles {
     deinit {
         if owned { close(fd) }
         for file in queued { close(file.fd) }
+        if let left { close(left.fd) }
     }
 
     /// Whether `fd` is a regular file.
@@ -91,7 +100,8 @@ final class FollowFiles {
     /// (in `units`) are a line still being written, which a read waits for (I10).
     func isReady(units: FollowUnits) -> Bool {
         guard let open = Self.look(fd) else { return true }
-        if open.size < offset || queued.contains(where: { (Self.look($0.fd)?.size ?? 0) > 0 }) { return true }
+        if open.size < offset || (isQuiet && queued.contains(where: { (Self.look($0.fd)?.size ?? 0) > 0 })) { return true }
+        if let left, (Self.look(left.fd)?.size ?? 0) > left.offset { return true }
         if open.size > offset && holdsLineEnd(units, upTo: open.size) { return true }
         guard let path, let named = Self.look(path), named.identity != identity else { return false }
         return named.size > 0 && !queued.contains { $0.identity == named.identity }
@@ -125,6 +135,7 @@ final class FollowFiles {
         }
         guard n > 0 else { return 0 }
         offset += Int64(n)
+        lastGrowth = .now
         let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<n])
         if n >= Self.tailLength {
             tail = Array(bytes.suffix(Self.tailLength))
@@ -168,7 +179,36 @@ final class FollowFiles {
             nextHadBytes = true
             return .lookAgain
         }
+        // A writer still writing to the old file (it has not reopened the name yet): read on.
+        guard isQuiet else { return nil }
         return try moveToNext()
+    }
+
+    /// Whether the open file has not grown for `quiet`.
+    private var isQuiet: Bool { ContinuousClock.now - lastGrowth >= Self.quiet }
+
+    /// Whole lines (in `units`) written to the file left last since it was left, read now; empty
+    /// when there are none. The reader takes them only between whole lines of the open file.
+    func lateLines(units: FollowUnits) -> [UInt8] {
+        guard let file = left, let size = Self.look(file.fd)?.size else { return [] }
+        if size < file.offset {  // cut after it was left: nothing more is read of it
+            dropLeft()
+            return []
+        }
+        guard size > file.offset else { return [] }
+        var bytes = [UInt8](repeating: 0, count: Int(min(size - file.offset, 1 << 20)))
+        let n = positionedRead(file.fd, into: &bytes, at: file.offset)
+        guard n > 0, let end = units.lastLineEnd(in: bytes[0..<n]) else { return [] }
+        left = (file.fd, file.offset + Int64(end))
+        bytes.removeSubrange(end...)
+        return bytes
+    }
+
+    private func dropLeft() {
+        guard let file = left else { return }
+        watcher.forget(file.fd)
+        close(file.fd)
+        left = nil
     }
 
     private func rewind() throws(InputError) {
@@ -204,9 +244,15 @@ final class FollowFiles {
         // another) with what was read at its start: the rows after it are the new ones.
         var info = stat()
         let continues = fstat(fd, &info) == 0 && info.st_nlink == 0 && startsWithWhatWasRead(next.fd)
-        watcher.forget(fd)
-        if owned { close(fd) }
+        dropLeft()
+        if owned && !continues {
+            left = (fd, offset)  // still watched: a late writer's rows are read (`lateLines`)
+        } else {
+            watcher.forget(fd)
+            if owned { close(fd) }
+        }
         fd = next.fd
+        lastGrowth = .now
         identity = next.identity
         if continues {
             guard lseek(fd, off_t(offset), SEEK_SET) == off_t(offset) else { throw InputError(.readFailed, "cannot seek: \(systemMessage(errno))", source: name) }

@@ -161,6 +161,14 @@ final class FollowSource: ByteSource {
                 return handOutPartial(buffer)
             }
             if (checkingHeader || atNewStart) && !held.isEmpty { checkNewStart(ended: true) }
+            // Between whole lines of the open file, rows still written to the file left before it.
+            if partial.isEmpty && held.isEmpty && !compressed {
+                let late = files.lateLines(units: lineUnits)
+                if !late.isEmpty {
+                    partial = late
+                    continue
+                }
+            }
             // The first end found is looked at (`changeAtEnd`) and read again before waiting.
             if atEnd { files.watcher.wait(milliseconds: FileWatcher.recheck) }
             atEnd = true

@@ -35,6 +35,32 @@ struct FollowRotationTests {
         #expect(result.news.current == ["log.csv was replaced: read from the new file's start"])
     }
 
+    @Test("I10: a writer that keeps writing to the renamed file after the new one has its header: every row read, the old file's first",
+          arguments: [true, false])
+    func writerStillOnOldFile(events: Bool) throws {
+        let old = Locked<Int32>(-1)
+        defer { close(old.current) }
+        func writeOld(_ text: String) { _ = text.withCString { write(old.current, $0, strlen($0)) } }
+        let result = try Kit.follow("id,name\n1,a\n", events: events, skipsHeader: true, steps: [
+            ({ path in
+                old.withLock { $0 = open(path, O_WRONLY | O_APPEND) }
+                rename(path, path + ".1")
+                Kit.append("id,name\n")(path)  // created again with its header at once
+                for row in 2...5 {  // the writer has not reopened the name yet
+                    usleep(50_000)
+                    writeOld("\(row),old\n")
+                }
+            }, "5,old\n"),
+            ({ _ in
+                usleep(1_500_000)  // quiet long enough that the follow has moved to the new file
+                writeOld("6,old-late\n")
+            }, "6,old-late\n"),
+            ({ path in Kit.append("7,new\n")(path) }, "7,new\n"),
+        ])
+        #expect(result.text == "id,name\n1,a\n2,old\n3,old\n4,old\n5,old\n6,old-late\n7,new\n")
+        #expect(result.news.current == ["log.csv was replaced: read from the new file's start"])
+    }
+
     /// A reader driven by hand: `step` reads once (only while bytes wait, so it never blocks);
     /// `finish` reads on a thread until `until` has come (or 5 s), then stops it.
     final class Driven: @unchecked Sendable {
