@@ -16,7 +16,12 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
     private let skipsRepeatedHeader: Bool
     private let news = Locked<FollowNotice?>(nil)
     /// A path that is not a regular file: its descriptor, opened at once, until `open()` takes it.
-    private let isPipe: Bool
+    private var isPipe: Bool
+    /// The path named no file when the follow began: `open()` waits for it.
+    private var awaited = false
+    /// How long `open()` sleeps between looks for a file not there yet.
+    static let absentLook: Int32 = 100
+    private static let absent: Int32 = -2
     private let pipeFD: Locked<Int32>
     /// The reader `open()` made last (the view reads a file's rows in place through it, V9).
     private let opened = Locked(OpenedSource())
@@ -30,7 +35,10 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
     ///   - skipsRepeatedHeader: after a truncation or rotation, a first line equal to the first
     ///     file's first line (a CSV header written again) is not read as a row.
     public init(path: String, stop: Int32 = -1, skipsRepeatedHeader: Bool) throws(InputError) {
-        let fd = try Self.openPipe(path)  // what cannot be opened is said now, not once the view is open
+        // What cannot be opened is said now, not once the view is open; a file not there yet is
+        // waited for (`open()`), as `tail -F` does.
+        let fd = try Self.openPipe(path, absentIsFine: true)
+        awaited = fd == Self.absent
         isPipe = fd >= 0
         pipeFD = Locked(fd)
         self.path = path
@@ -44,6 +52,7 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
     /// readable (P5). `skipsRepeatedHeader`: as for a file, after a truncation.
     public init(standardInput stop: Int32, skipsRepeatedHeader: Bool) {
         isPipe = false
+        awaited = false
         pipeFD = Locked(-1)
         path = nil
         name = "<stdin>"
@@ -57,9 +66,11 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
     /// its end: never sought, watched, or taken as truncated. It is opened without waiting for a
     /// writer (a blocking open would be restarted after SIGINT, so Ctrl-C could not end it), and
     /// kept open: opening it again could miss a writer that has come and gone.
-    /// - Returns: its descriptor, or -1 for a regular file (opened by `open()`).
-    private static func openPipe(_ path: String) throws(InputError) -> Int32 {
+    /// - Returns: its descriptor, or -1 for a regular file (opened by `open()`), `absent` when
+    ///   `absentIsFine` and no file has the name.
+    private static func openPipe(_ path: String, absentIsFine: Bool = false) throws(InputError) -> Int32 {
         let fd = openFollowed(path, flags: O_NONBLOCK)
+        if fd < 0 && errno == ENOENT && absentIsFine { return absent }
         guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: \(systemMessage(errno))", source: path) }
         var info = stat()
         let kind = fstat(fd, &info) == 0 ? info.st_mode & S_IFMT : S_IFDIR
@@ -76,6 +87,19 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
     }
 
     public func open() throws(InputError) -> any ByteSource {
+        if awaited, let path {
+            told("\(name) does not exist yet: waiting for it to be created")
+            while !stopped(waiting: Self.absentLook) {
+                let fd = try Self.openPipe(path, absentIsFine: true)
+                if fd == Self.absent { continue }
+                awaited = false
+                isPipe = fd >= 0
+                pipeFD.withLock { $0 = fd }
+                told("\(name) was created: read from its start")
+                break
+            }
+            if awaited { return MemorySource([]) }  // ended (Ctrl-C) before it came: no rows
+        }
         if isPipe {
             let fd = pipeFD.withLock { fd in defer { fd = -1 }; return fd }
             guard fd >= 0 else { throw InputError(.cannotOpen, "cannot open: read once already", source: name) }
@@ -91,6 +115,16 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
         }
         opened.withLock { $0.source = source }
         return source
+    }
+
+    /// Whether `stop` became readable within `milliseconds`.
+    private func stopped(waiting milliseconds: Int32) -> Bool {
+        guard stop >= 0 else {
+            usleep(UInt32(milliseconds) * 1000)
+            return false
+        }
+        var request = pollfd(fd: stop, events: Int16(POLLIN), revents: 0)
+        return poll(&request, 1, milliseconds) > 0
     }
 
     /// The reader `open()` made last, while it is in use: its first file's rows can be read in

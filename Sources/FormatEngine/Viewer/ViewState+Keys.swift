@@ -46,7 +46,7 @@ extension ViewState {
         case .freeze:
             mode = .table
             if case .character(let c) = key, let digit = c.wholeNumberValue {
-                freeze(digit)
+                freeze(min(digit, columns.count))
                 left = max(frozen, min(left, max(frozen, columns.count - 1)))
                 if frozen > 0 { focus = max(focus, 0) }
                 message = frozen == 0 ? "no column frozen" : "\(frozen) column\(frozen == 1 ? "" : "s") frozen"
@@ -188,7 +188,6 @@ extension ViewState {
             }
         }
         focus = max(0, min(focus, columns.count - 1))
-        freeze(frozen)
         if case .detail(let scroll) = mode, scroll > 0 {
             mode = .detail(scroll: scroll)  // clamped when drawn (the sheet's length is known there)
         }

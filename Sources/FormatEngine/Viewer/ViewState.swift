@@ -139,9 +139,12 @@ struct ViewState {
     /// ones, and how many leading columns are frozen (`F` digit, V2).
     var focus = 0
     var left = 1
-    private(set) var frozen = 1
-    /// Freezes the first `n` columns (`F` and a digit), at most as many as there are.
-    mutating func freeze(_ n: Int) { frozen = min(max(0, n), columns.count) }
+    /// How many leading columns are frozen: as many as asked, at most as many as there are (none
+    /// before a followed file's header has come: the first then is still frozen once it does).
+    var frozen: Int { min(frozenAsked, columns.count) }
+    private var frozenAsked = 1
+    /// Freezes the first `n` columns (`F` and a digit).
+    mutating func freeze(_ n: Int) { frozenAsked = max(0, n) }
     var mode: Mode = .table
     /// A one-off message for the status line (`no match`, …); each is kept in `said`.
     var message: String? {
@@ -275,6 +278,6 @@ struct ViewState {
         list.layout = .list
         list.width = width
         sheet = Layout.plan(profiles, selection: shown, options: list)
-        left = max(left, min(frozen, columns.count))
+        left = max(frozen, min(left, max(frozen, columns.count - 1)))
     }
 }

@@ -226,6 +226,32 @@ struct FollowPrintTests {
         try? FileManager.default.removeItem(at: dir)
     }
 
+    @Test("I10: a file that does not exist yet is waited for, as tail -F does (said on stderr), then followed; Ctrl-C before it comes: no rows, exit 0")
+    func fileNotThereYet() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("later.csv").path
+        let run = try Follower(["--follow", "--view", "never", path])
+        run.drain(milliseconds: 600)
+        #expect(run.output.isEmpty)
+        try "name,qty\na,1\n".write(toFile: path, atomically: false, encoding: .utf8)
+        #expect(run.read(rows: 1))
+        Self.append("b,2\n", to: path)
+        #expect(run.read(rows: 2))
+        #expect(run.interrupt() == 0)
+        #expect(Self.rows(run.output) == ["a 1", "b 2"])
+        #expect(run.errors.contains("later.csv does not exist yet: waiting for it to be created"))
+        #expect(run.errors.contains("later.csv was created: read from its start"))
+
+        let never = try Follower(["--follow", "--view", "never", dir.appendingPathComponent("never.csv").path])
+        never.drain(milliseconds: 400)
+        #expect(never.interrupt() == 0)
+        #expect(never.errors.contains("never.csv does not exist yet"))
+        // Only a missing file is waited for: one that cannot be read is an error at once.
+        let denied = try Follower(["--follow", "--view", "never", dir.path + "/later.csv/x"])
+        #expect(denied.wait() == 66)
+    }
+
     @Test("I10: `--follow < file`: standard input that is a regular file is followed (appended rows read), not read to its end and left")
     func standardInputFile() throws {
         let dir = try Self.folder()

@@ -69,6 +69,29 @@ struct ViewFollowTests {
         #expect(frame[frame.count - 2].hasPrefix("r\(view.read - 1) "))
     }
 
+    @Test("V9/V2: a view opened before the header came (an empty file followed, a late pipe): once it comes, the first column shows, frozen; Ctrl-L keeps it")
+    func headerComesLate() {
+        let rows = (1...3).map { ["\($0)", "name\($0)", "\($0 * 7)"] }
+        let data = MemoryRows(rows)
+        var state = ViewState(options: FormatOptions(), source: "log.csv", color: false, width: 60, height: 10)
+        state.follow.caughtUp = true
+        state.update(columns: [], profiles: [], rows: 0, done: false, error: nil, from: data)
+        T.settle(&state, data)
+        _ = state.frame(data)
+        state.handle(.control("l"), data: data)
+        var profiler = ColumnProfiler(columns: ["Seq", "Name", "Qty"], measure: DisplayWidth())
+        for row in rows { profiler.add(Record(row)) }
+        state.update(columns: ["Seq", "Name", "Qty"], profiles: profiler.profiles, rows: 3, done: false, error: nil, from: data)
+        T.settle(&state, data)
+        for keys in [[ViewKey](), [.control("l")]] {
+            for key in keys { state.handle(key, data: data); T.settle(&state, data) }
+            let frame = state.frame(data).map { T.strip($0) }
+            #expect(frame[0].hasPrefix("Seq"), "\(frame)")
+            #expect(frame.contains { $0.hasPrefix("  1  name1") }, "\(frame)")
+            #expect(state.frozen == 1)
+        }
+    }
+
     @Test("V9: moving up stops following: the current row stays on its screen line and +N new rows counts what came; End follows again")
     func movingUpStops() {
         var view = Growing(header: ["name", "qty"], rows: Self.numbered(100), first: 30)
