@@ -39,20 +39,6 @@ final class FollowSource: ByteSource {
     private var partial: [UInt8] = []
     /// Bytes handed out so far.
     private var handedOut: Int64 = 0
-    /// The first file's bytes, read again by offset (the view reads its rows in place, V7): the
-    /// bytes handed out are its bytes from `start` on, up to `inPlaceEnd`; nil for a pipe.
-    let firstFile: (access: RandomAccess, holder: FollowedDescriptor)?
-    /// Where the handed-out bytes stopped being the first file's bytes: the first truncation,
-    /// rewrite or replacement (nil before). A line the change left without its line feed is
-    /// the first file's up to here, its line feed added.
-    private(set) var inPlaceEnd: Int64?
-    /// The change at `inPlaceEnd` destroyed the first file's bytes (truncated or written again):
-    /// they can no longer be read there. A renamed or replaced file stays readable through its
-    /// descriptor.
-    private(set) var inPlaceLost = false
-    /// The view reads the first file's rows in place: a change that destroys them says so.
-    var readsInPlace = false
-
     /// Follows `fd`: a regular file by offset (watched by `path` when it has one: rotation is
     /// followed then), anything else as a pipe, to its writer's end.
     init(fd: Int32, path: String?, name: String, stop: Int32, skipsRepeatedHeader: Bool, owned: Bool = true, events: Bool = true,
@@ -67,13 +53,9 @@ final class FollowSource: ByteSource {
             pipe = -1
             let followed = FollowFiles(fd: fd, path: path, name: name, stop: stop, owned: owned, events: events, tell: tell)
             files = followed
-            firstFile = FollowedDescriptor.copy(fd).flatMap { holder in
-                FileIdentity.of(holder.fd).map { (RandomAccess(fd: holder.fd, identity: $0, start: followed.offset), holder) }
-            }
         } else {
             pipe = fd
             files = nil
-            firstFile = nil
         }
     }
 
@@ -178,17 +160,9 @@ final class FollowSource: ByteSource {
 
     /// A change found at the open file's end, told; the reading starts again where it says.
     private func take(_ change: FollowFiles.Change) {
-        var gone = ""
-        if inPlaceEnd == nil && change != .lookAgain {
-            let end = handedOut + Int64(partial.count)
-            inPlaceEnd = end
-            inPlaceLost = change == .truncated || change == .rewritten
-            // The rows the view read in place are gone with the bytes (V9).
-            if inPlaceLost && readsInPlace && end > 0 { gone = "; the rows before it are gone (shown empty)" }
-        }
         switch change {
-        case .truncated: restart("\(name) was truncated: read from its start\(gone)")
-        case .rewritten: restart("\(name) was written again: read from its start\(gone)")
+        case .truncated: restart("\(name) was truncated: read from its start")
+        case .rewritten: restart("\(name) was written again: read from its start")
         case .replaced: restart("\(name) was replaced: read from the new file's start")
         case .continued: tell("\(name) was replaced by a file that begins with what was read: read on from there")
         case .lookAgain: break
@@ -299,20 +273,4 @@ final class FollowSource: ByteSource {
         checkingHeader = headerDone && header?.isEmpty == false
         tell(news)
     }
-}
-
-/// A copy of a followed file's descriptor, closed with the last holder: the first file stays
-/// readable by offset (the view's rows in place) after the follow has left it (renamed away).
-final class FollowedDescriptor: @unchecked Sendable {
-    let fd: Int32
-
-    private init(_ fd: Int32) { self.fd = fd }
-
-    /// A copy of `fd` (nil when none can be made).
-    static func copy(_ fd: Int32) -> FollowedDescriptor? {
-        let copy = fcntl(fd, F_DUPFD_CLOEXEC, 0)
-        return copy >= 0 ? FollowedDescriptor(copy) : nil
-    }
-
-    deinit { close(fd) }
 }

@@ -133,8 +133,8 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
 
     /// A piece of news from the reader: kept, counted, and passed on.
     private func told(_ text: String) {
+        onNotice?(text)  // first: what it records (the view's loader, the rows read) is there once the news is
         news.withLock { $0 = FollowNotice(count: ($0?.count ?? 0) + 1, text: text) }
-        onNotice?(text)
     }
 
     /// What the file did last that the reader noticed (`log.csv was truncated: read from its

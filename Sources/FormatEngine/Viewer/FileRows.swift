@@ -20,23 +20,17 @@ final class FileRows: ViewRows, @unchecked Sendable {
     private let name: String
     /// The input whose descriptor `file` is: kept open as long as these rows are read.
     private let owner: Any
-    /// A followed file (V9): it grows, so its rows are not checked against what it was when
-    /// opened; once truncated below them or written again (`forget`), they are gone.
-    private let followed: Bool
-    private let gone = Locked(false)
     /// The file's bytes as indexed: a hash of their sample (`SaveFile.sample`), and the file's
     /// identity last seen holding them (it grows when rows are appended; V10).
     private let indexed: Int
     private let seen: Locked<FileIdentity>
 
-    init(_ file: RandomAccess, choice: TableInput.Choice, name: String, owner: Any, followed: Bool = false) {
+    init(_ file: RandomAccess, choice: TableInput.Choice, name: String, owner: Any) {
         self.file = file
         self.owner = owner
         self.choice = choice
         self.name = name
-        self.followed = followed
-        // A followed file's rows are not checked (it grows): no sample taken.
-        indexed = followed ? 0 : SaveFile.sample(file.fd, size: file.identity.size)
+        indexed = SaveFile.sample(file.fd, size: file.identity.size)
         seen = Locked(file.identity)
     }
 
@@ -55,9 +49,6 @@ final class FileRows: ViewRows, @unchecked Sendable {
         }
     }
 
-    /// A followed file's bytes were destroyed (truncated, written again): its rows are gone.
-    func forget() { gone.withLock { $0 = true } }
-
     // MARK: - Reading (any thread)
 
     var count: Int { index.withLock { $0.starts.count } }
@@ -74,13 +65,6 @@ final class FileRows: ViewRows, @unchecked Sendable {
 
     func scan(_ range: Range<Int>, _ body: (Int, Fields) -> Bool) {
         guard changed.current == nil else { return }
-        if followed {
-            guard isGone else { return read(range, body) }
-            // Each row gone is an empty one (V9): the followed file's news says why.
-            let empty = Record()
-            for id in range.clamped(to: 0..<count) where !empty.withFields({ body(id, $0) }) { return }
-            return
-        }
         guard holdsRowsRead else {
             changed.withLock { $0 = .fileChanged("the view shows it no more", source: name) }
             return
@@ -96,15 +80,6 @@ final class FileRows: ViewRows, @unchecked Sendable {
         let original = file.identity
         guard now.size > original.size, SaveFile.sample(file.fd, size: original.size) == indexed else { return false }
         seen.withLock { $0 = now }
-        return true
-    }
-
-    /// Whether a followed file's rows are gone: told so, or the file is now shorter than they are.
-    private var isGone: Bool {
-        if gone.current { return true }
-        let end = index.withLock { $0.end }
-        guard let now = FileIdentity.of(file.fd), now.size < file.start + end else { return false }
-        forget()
         return true
     }
 
@@ -141,9 +116,8 @@ final class FileRows: ViewRows, @unchecked Sendable {
 }
 
 /// The rows a view shows, wherever they are: found again in their file (`FileRows`), then
-/// spooled (`RowSpool`). A file is read in place from its first row, and a followed file up to
-/// its first truncation, rewrite or replacement, the rows after it spooled (V9); other inputs
-/// are spooled from the first row. The loader chooses before the first row is published.
+/// spooled (`RowSpool`). A file is read in place from its first row; other inputs (a followed
+/// file too, V9) are spooled from the first row. The loader chooses before the first row is published.
 package final class RowStore: ViewRows, @unchecked Sendable {
     let spool: RowSpool
     let file = Locked<FileRows?>(nil)

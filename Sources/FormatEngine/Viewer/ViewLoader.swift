@@ -35,6 +35,9 @@ package final class ViewLoader: @unchecked Sendable {
         /// The rows read when the reader first waited for more: what a followed file held when
         /// it was opened (V9: those rows are not new); nil before.
         package var rowsAtFirstWait: Int?
+        /// How many rows had been read when each piece of a followed file's news came (a
+        /// truncation, a rotation: where the file was cut, V9), in the order told.
+        package var rowsAtNews: [Int] = []
     }
 
     package let store: RowStore
@@ -76,11 +79,8 @@ package final class ViewLoader: @unchecked Sendable {
             return
         }
         let keyed = table.keyed
-        var direct = inPlace ? Self.fileRows(input, table) : nil
+        let direct = inPlace ? Self.fileRows(input, table) : nil
         store.use(direct)
-        // A followed file's rows are read in place up to its first change, spooled after (V9).
-        let followed = direct != nil ? (input as? FollowedFile)?.lastOpened : nil
-        followed?.readsInPlace = true
         if direct == nil {
             // Spooled: the temporary file now, before any row is waited for, so a TMPDIR that
             // cannot take it ends the run before the view opens however slowly the rows come.
@@ -132,6 +132,11 @@ package final class ViewLoader: @unchecked Sendable {
         }
         // A pipe's writer pausing (`tail -f`): what came is shown now (P4).
         table.stream.beforeWaiting = { publish(waiting: true) }
+        // A followed file's news is told while a row is read (on this thread): the rows before
+        // it are the ones already read, the file's place where it was cut (V9).
+        let followed = input as? FollowedFile
+        followed?.onNotice = { [state] _ in state.withLock { $0.rowsAtNews.append(rows) } }
+        defer { followed?.onNotice = nil }
         while rows < limit && failure == nil && !cancelled.current {
             let start = Int64(table.stream.offset) + bom
             do {
@@ -139,19 +144,6 @@ package final class ViewLoader: @unchecked Sendable {
             } catch {
                 failure = error
                 break
-            }
-            if let rows = direct, let source = followed, let end = source.inPlaceEnd, Int64(table.stream.offset) + bom > end {
-                // This row is not all the first file's bytes: it and the rows after are spooled.
-                rows.publish(end: start)
-                if source.inPlaceLost { rows.forget() }
-                direct = nil
-                // The spool's file now: one that cannot be made ends the reading here, said (V7).
-                do {
-                    try store.spool.prepare()
-                } catch {
-                    failure = error
-                    break
-                }
             }
             if direct != nil && table.stream.replacements > 0 {
                 // The file's bytes are no longer the rows' bytes: read it again, spooled.
@@ -185,14 +177,11 @@ package final class ViewLoader: @unchecked Sendable {
         wake.current?()
     }
 
-    /// The rows of `input` found again in its file, when it is a regular file (or a followed
-    /// one, V9) of uncompressed UTF-8 CSV or TSV.
+    /// The rows of `input` found again in its file, when it is a regular file of uncompressed
+    /// UTF-8 CSV or TSV. A followed file's rows are spooled, as a pipe's are: a truncation or a
+    /// rewrite cannot take rows the view has read (V9).
     private static func fileRows(_ input: some InputProvider, _ table: TableInput) -> FileRows? {
         guard table.stream.encoding == .utf8, table.choice.format == .csv || table.choice.format == .tsv else { return nil }
-        if let followed = (input as? FollowedFile)?.lastOpened?.firstFile {
-            guard followed.access.holdsText else { return nil }
-            return FileRows(followed.access, choice: table.choice, name: input.name, owner: followed.holder, followed: true)
-        }
         guard let file = randomAccess(of: input), file.holdsText else { return nil }
         return FileRows(file, choice: table.choice, name: input.name, owner: input)
     }

@@ -22,6 +22,12 @@ extension ViewModel {
         if let notices, let notice = notices(), notice.count != noticed {
             noticed = notice.count
             state.message = notice.text
+            // Where the file was cut: the rows read before stay as read (spooled, V9).
+            let told = loader.progress.rowsAtNews  // recorded before the news was
+            let before = notice.count <= told.count ? told[notice.count - 1] : 0
+            if before > 0 {
+                state.message = notice.text + " · rows 1–\(TableFormatter.grouped(before)) are as read before it"
+            }
             changed = true
         }
         return changed
