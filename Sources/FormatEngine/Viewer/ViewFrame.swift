@@ -188,7 +188,8 @@ extension ViewState {
     func headingRows(_ placed: [Placed], styles s: Styles) -> [String] {
         let cells: [[TextLine]] = placed.map { p in
             let column = columns[p.index]
-            let sorted = (sort ?? pendingSort).flatMap { $0.column == p.index ? $0.descending : nil }
+            // The arrow says the order shown: a sort still waiting for the rows has none yet.
+            let sorted = sort.flatMap { $0.column == p.index ? $0.descending : nil }
             guard let descending = sorted else {
                 return measure.fitHeading(column.heading, width: p.width, maxLines: headingLines, ellipsis: options.ellipsis)
             }
@@ -245,8 +246,11 @@ extension ViewState {
         parts.append(n == 0 ? "no rows" + (loading ? " yet" : "") : "row \(TableFormatter.grouped(current + 1)) of \(total)\(loading ? "+ (reading…)" : "")")
         if let followNote { parts.append(followNote) }
         if columns.indices.contains(focus) { parts.append(columns[focus].heading) }
-        if let sort = sort ?? pendingSort, columns.indices.contains(sort.column) {
-            parts.append("sort: \(columns[sort.column].heading) \(sort.descending ? "▼" : "▲")\(pendingSort != nil ? " (when read)" : "")")
+        if let sort, columns.indices.contains(sort.column) {
+            parts.append("sort: \(columns[sort.column].heading) \(sort.descending ? "▼" : "▲")")
+        }
+        if let pendingSort, columns.indices.contains(pendingSort.column) {
+            parts.append("sorted by \(columns[pendingSort.column].heading) \(pendingSort.descending ? "▼" : "▲") once read")
         }
         if let filter { parts.append("filter \(filter.text): \(TableFormatter.grouped(filter.ids.count)) of \(TableFormatter.grouped(editing.edits.count(loaded: loaded))) rows") }
         if let search { parts.append("/\(search.text): \(TableFormatter.grouped(search.cells)) match\(search.cells == 1 ? "" : "es")") }

@@ -9,6 +9,12 @@ extension ViewModel {
         let since = progress.waitingSince
         let caughtUp = !state.loading ? false : since.map { ViewLoader.milliseconds() - $0 >= TableFormatter.windowPause } ?? false
         var changed = false
+        if !state.follow.backlogRead && progress.rowsAtFirstWait != nil {
+            state.follow.backlogRead = true
+            state.takeNewRows(loader.store)  // a sort asked for while the backlog was read starts
+            handWork()
+            changed = true
+        }
         if state.follow.awaitingCatchUp, let rows = progress.rowsAtFirstWait {
             state.fileRead(rows: rows)
             changed = true

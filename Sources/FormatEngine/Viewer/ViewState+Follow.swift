@@ -7,6 +7,10 @@ struct FollowState: Equatable {
     /// The reader has read every row that came and waits for the writer: a sort asked for now
     /// sorts the rows there are, and new rows are placed in its order as they come.
     var caughtUp = false
+    /// The reader has waited for its writer at least once: what the input held when opened (a
+    /// file's rows, a pipe's first burst) is read, and the rest comes as it is written. A sort
+    /// asked for from then on sorts the rows there are at once, however steadily rows come.
+    var backlogRead = false
     /// Rows read when following last started (nil: it never did): `following · 12 new` counts
     /// from here.
     var started: Int?
@@ -37,6 +41,11 @@ extension ViewState {
             message = "the input has ended: nothing to follow"
             return true
         }
+        guard sort == nil else {
+            // Sorted, new rows take their places: there is no last row to keep to.
+            message = "sorted: new rows take their places in the order (s to the input's order, then t follows)"
+            return true
+        }
         setFollowing(true)
         return true
     }
@@ -54,7 +63,7 @@ extension ViewState {
     /// After a key: following when the table is at the last row of an input still open.
     mutating func noteFollowing() {
         guard mode == .table || mode == .help else { return }
-        setFollowing(loading && current >= count - 1)
+        setFollowing(loading && sort == nil && current >= count - 1)
     }
 
     mutating func setFollowing(_ on: Bool) {
@@ -106,8 +115,12 @@ extension ViewState {
             current = max(0, count - 1)
             follow.seen = loaded
         }
-        if loading, follow.caughtUp, running == nil, options.groupBy == nil, let pending = pendingSort { startSort(pending) }
+        if loading, sortsNow, running == nil, options.groupBy == nil, let pending = pendingSort { startSort(pending) }
     }
+
+    /// Whether a sort asked for while rows come runs now: once the reader has caught up with its
+    /// writer, or has read what the input held when opened (a steady stream never pauses, V9).
+    var sortsNow: Bool { !loading || follow.caughtUp || follow.backlogRead }
 
     /// A row's sheet is open: it stays on its row while rows come.
     private var isDetail: Bool {
@@ -126,7 +139,8 @@ extension ViewState {
     private mutating func placeInOrder(_ new: Range<Int>, data: any ViewRows) {
         guard let sort, columns.indices.contains(sort.column), let order else { return }
         if new.count > Self.placeLimit {
-            // Sorted again once the writer pauses: meanwhile the rows shown are the sorted ones.
+            // Sorted again (at once when the backlog is read, else once the writer pauses):
+            // meanwhile the rows shown are the sorted ones.
             pendingSort = sort
             return
         }

@@ -6,7 +6,7 @@ extension ViewState {
     mutating func requestSort(_ key: SortKey) {
         let names = profiles.map(\.name)
         guard let source = try? key.column.resolve(in: names), let column = columns.firstIndex(where: { $0.source == source }) else { return }
-        if (loading && !follow.caughtUp) || running != nil {
+        if !sortsNow || running != nil {
             pendingSort = (column, key.descending)  // after the rows, and the groups
         } else {
             startSort((column, key.descending))
@@ -33,7 +33,7 @@ extension ViewState {
             unsort()
             return
         }
-        if loading && !follow.caughtUp {
+        if !sortsNow {
             if running.map({ if case .sort = $0.work.kind { true } else { false } }) == true { cancelWork() }
             pendingSort = next
             message = "sorted once every row is read"
@@ -81,6 +81,8 @@ extension ViewState {
         let addedKept: [Int32] = (self.filter?.ids ?? []).filter { id in id < 0 }
         setOrder(sorted)
         sort = (column, descending)
+        // Sorted, rows that come take their places: the view keeps to its current row (V3, V9).
+        if follow.following { setFollowing(false) }
         if var f = filter {
             // A filter cleared meanwhile is gone; one kept is listed in the new order.
             f.ids = addedKept.isEmpty ? kept ?? Self.reorder(f.ids, along: sorted, rows: loaded) : Self.reorder((kept ?? f.ids) + addedKept, along: sorted, rows: loaded)

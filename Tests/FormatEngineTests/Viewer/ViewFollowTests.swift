@@ -221,7 +221,7 @@ struct ViewFollowTests {
         #expect(view.state.current - view.state.top == line)
     }
 
-    @Test("V9: a sort asked for while rows flow waits; it runs once the reader has caught up, and a flood of rows waits for the next pause")
+    @Test("V9: a sort asked for while the input's backlog is read (the reader has not yet waited) waits; it runs once the reader has caught up, and a flood of rows waits for the next pause")
     func sortWaitsForPause() {
         let rows = (0..<20_000).map { k in ["r\(k)", String((k * 7919) % 10_007)] }
         var view = Growing(header: ["name", "qty"], rows: rows, first: 100)
@@ -237,6 +237,49 @@ struct ViewFollowTests {
         view.arrive(10, waiting: true)
         #expect(view.state.count == view.read)
         #expect((0..<view.state.count).map { view.state.id(at: $0) } == Self.expectedOrder(rows, view.read, column: 1, descending: false))
+    }
+
+    @Test("V9/V3: a steady stream that never pauses (its backlog read): s sorts the rows read at once, new rows take their places, the arrow always says the order shown; a flood is sorted again at once")
+    func sortOnSteadyStream() {
+        let rows = (0..<20_000).map { k in ["r\(k)", String((k * 7919) % 10_007)] }
+        var view = Growing(header: ["name", "qty"], rows: rows, first: 100, waiting: false)
+        view.state.follow.backlogRead = true  // the reader has waited for its writer once
+        view.press(.end)
+        #expect(view.state.follow.following)
+        view.press(.right, .character("s"))
+        #expect(view.state.sort?.descending == false && view.state.pendingSort == nil)
+        #expect(view.frame()[0].contains("Qty ▲"))
+        for _ in 0..<20 { view.arrive(5, waiting: false) }  // five rows at a time, never a pause
+        #expect(view.state.count == view.read)
+        #expect((0..<view.state.count).map { view.state.id(at: $0) } == Self.expectedOrder(rows, view.read, column: 1, descending: false))
+        view.press(.character("s"))
+        #expect(view.state.sort?.descending == true && view.state.pendingSort == nil)
+        #expect(view.frame()[0].contains("Qty ▼"))
+        view.arrive(7, waiting: false)
+        view.arrive(ViewState.placeLimit + 1, waiting: false)
+        #expect(view.state.count == view.read)
+        #expect((0..<view.state.count).map { view.state.id(at: $0) } == Self.expectedOrder(rows, view.read, column: 1, descending: true))
+        #expect(!view.status.contains("once read"), "\(view.status)")
+    }
+
+    @Test("V9/V3: sorting while following keeps the current row: it stays on its screen line as rows take their places, and the status counts them, not following")
+    func sortWhileFollowingKeepsRow() {
+        let rows = (0..<300).map { k in ["r\(k)", String((k * 53) % 97)] }
+        var view = Growing(header: ["name", "qty"], rows: rows, first: 40, waiting: true)
+        view.press(.character("t"))
+        #expect(view.state.follow.following)
+        view.press(.right, .character("s"), .character("s"))
+        let id = view.state.id(at: view.state.current)
+        let line = view.state.current - view.state.top
+        #expect(!view.state.follow.following)
+        for _ in 0..<3 { view.arrive(1) }
+        #expect(view.state.id(at: view.state.current) == id)
+        #expect(view.state.current - view.state.top == line)
+        #expect(view.status.contains("+3 new rows") && !view.status.contains("following"), "\(view.status)")
+        // t says why it cannot keep to a last row while sorted.
+        view.press(.character("t"))
+        #expect(!view.state.follow.following)
+        #expect(view.status.contains("sorted: new rows take their places"), "\(view.status)")
     }
 
     @Test("V9: the selection and the current record are kept as rows come")
