@@ -155,11 +155,13 @@ struct InputOptions: Sendable {
     var header = true
     var encoding: TextEncoding?
     var maxRowSize = 256 << 20
+    /// The input never ends (`--follow`): no advice that waits for its end (`--window all`).
+    var endless = false
 }
 
 extension FormatOptions {
     /// The options that shape reading.
     var input: InputOptions {
-        InputOptions(inputFormat: inputFormat, delimiter: delimiter, header: header, encoding: encoding, maxRowSize: maxRowSize)
+        InputOptions(inputFormat: inputFormat, delimiter: delimiter, header: header, encoding: encoding, maxRowSize: maxRowSize, endless: follow)
     }
 }

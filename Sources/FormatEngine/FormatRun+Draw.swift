@@ -14,6 +14,15 @@ extension FormatRun {
     func draw(_ arranged: consuming Arranged, plan: LayoutPlan, transforms: TableFormatter.Transforms) throws(OutputError) -> Drawn {
         var plan = plan
         plan.keepsColumns = options.follow
+        if options.follow && plan.mode == .table {
+            // A later value cut to a 1-wide text column would show as `…` alone, nothing of it:
+            // such a column takes two, so a cut one shows its first character (P5).
+            var room = plan.containerWidth.map { $0 - options.style.edges - plan.lineWidth(of: plan.columns) } ?? .max
+            for k in plan.columns.indices where plan.columns[k].numberParts == nil && plan.columns[k].width < 2 && room > 0 {
+                plan.columns[k].width += 1
+                room -= 1
+            }
+        }
         let renderer = Renderers.make(plan, options: options, out: out)
         if let title = options.title { try renderer.title(title) }
         var reader = arranged.reader
@@ -21,6 +30,7 @@ extension FormatRun {
         let read = arranged.count
         var count = DrawCount(total: read)
         var cutBefore = renderer.cutCells
+        var sizedBy: Int?  // rows the window held, when later rows were drawn in their widths
         switch plan.mode {
         case .table, .list:
             if plan.mode == .table { try renderer.beginTable(plan.columns, caption: nil) }
@@ -38,7 +48,11 @@ extension FormatRun {
                 // The plain row drawer (no headings again) may be left out for rows drawn in place.
                 let rowsInPlace = plan.mode == .table && options.headingsEvery == nil
                 try drawRows(&rows, read: read, &count, &reader, renderer: renderer, draw: draw, rowsInPlace: rowsInPlace,
-                             windowDrawn: { cutBefore = renderer.cutCells })
+                             windowDrawn: { held in
+                                 cutBefore = renderer.cutCells
+                                 sizedBy = held
+                                 renderer.growsPastColumns = true
+                             })
                 if plan.mode == .table { try renderer.endTable() }
             }
         case .pages:
@@ -48,12 +62,12 @@ extension FormatRun {
                 try renderer.beginTable(band, caption: caption)
                 count.drawn = 0
                 try drawRows(&rows, read: read, &count, &reader, renderer: renderer, draw: { (r, row) throws(OutputError) in try r.row(row) },
-                             rowsInPlace: true, windowDrawn: {})
+                             rowsInPlace: true, windowDrawn: { _ in })
                 try renderer.endTable()
             }
             cutBefore = renderer.cutCells
         }
-        try notes(renderer, plan: plan, count, cutBefore: cutBefore)
+        try notes(renderer, plan: plan, count, cutBefore: cutBefore, sizedBy: sizedBy)
         try renderer.finish()
         return Drawn(error: reader.error, warnings: reader.table.warnings, rowsByNotes: count.rowsByNotes)
     }
@@ -125,7 +139,7 @@ extension FormatRun {
     /// Draws each row held, at most `limit`; counts the rows after the limit. `rowsInPlace`:
     /// `draw` draws a table's row (`Renderer.row`), so a file's pieces may be drawn without it.
     private func drawRows(_ rows: inout HeldRows, read: Int, _ count: inout DrawCount, _ reader: inout RowReader, renderer: any Renderer,
-                          draw: @escaping TableFormatter.Draw, rowsInPlace: Bool, windowDrawn: () -> Void) throws(OutputError) {
+                          draw: @escaping TableFormatter.Draw, rowsInPlace: Bool, windowDrawn: (Int) -> Void) throws(OutputError) {
         switch rows {
         case .all(let all, _):
             for row in all.prefix(limit) {
@@ -143,7 +157,7 @@ extension FormatRun {
                 try row.withFields { (row) throws(OutputError) in try draw(renderer, row) }
                 count.drawn += 1
             }
-            windowDrawn()  // cuts from here on are cuts the window's sizing did not foresee
+            windowDrawn(window.count)  // cuts from here on are cuts the window's sizing did not foresee
             rows = .all([], typing: nil)  // the stream is read once
             guard reader.error == nil else { return }
             try drawStream(&count, &reader, renderer: renderer, draw: draw)
@@ -255,7 +269,9 @@ extension FormatRun {
     }
 
     /// The notes under the output (W14).
-    private func notes(_ renderer: any Renderer, plan: LayoutPlan, _ count: DrawCount, cutBefore: Int) throws(OutputError) {
+    /// - Parameter sizedBy: how many rows sized the columns when later rows were drawn in their
+    ///   widths (a pipe's window, the rows before a followed file's first pause).
+    private func notes(_ renderer: any Renderer, plan: LayoutPlan, _ count: DrawCount, cutBefore: Int, sizedBy: Int?) throws(OutputError) {
         if count.total == 0 { try renderer.note("(no rows)") }
         if count.total > count.drawn {
             let more = count.total - count.drawn
@@ -264,9 +280,17 @@ extension FormatRun {
         if !plan.omitted.isEmpty {
             try renderer.note(TableFormatter.omissionNote(plan.omitted, beyond: plan.omittedBeyond))
         }
-        let cutWhileStreaming = renderer.cutCells - cutBefore
-        if !twoPass && cutWhileStreaming > 0, let window {
-            try renderer.note("\(cutWhileStreaming) cell\(cutWhileStreaming == 1 ? " was" : "s were") cut to the widths of the first \(window == 1 ? "row" : "\(TableFormatter.grouped(window)) rows"); use --window all to size from every row")
+        guard !twoPass, let sizedBy else { return }
+        let first = sizedBy == 1 ? "the first row" : "the first \(TableFormatter.grouped(sizedBy)) rows"
+        // `--window all` waits for the input's end: a followed input has none.
+        let advice = options.follow ? "" : "; use --window all to size from every row"
+        let cut = renderer.cutCells - cutBefore
+        if cut > 0 {
+            try renderer.note("\(cut) cell\(cut == 1 ? " was" : "s were") cut to the widths of \(first)\(advice)")
+        }
+        let grown = renderer.grownCells
+        if grown > 0 {
+            try renderer.note("\(grown) cell\(grown == 1 ? " was" : "s were") wider than \(first) and drawn whole: \(grown == 1 ? "its row is" : "their rows are") wider")
         }
     }
 }

@@ -20,6 +20,21 @@ nonisolated(unsafe) private let savedModes: UnsafeMutablePointer<termios> = {
     return modes
 }()
 nonisolated(unsafe) private var wakeWriter: Int32 = -1
+/// The terminal whose echo is off while the view is getting ready (`TerminalSession.hush`), -1
+/// when none; its modes as found are in `hushedModes`.
+nonisolated(unsafe) private var hushedDescriptor: Int32 = -1
+nonisolated(unsafe) private let hushedModes: UnsafeMutablePointer<termios> = {
+    let modes = UnsafeMutablePointer<termios>.allocate(capacity: 1)
+    modes.initialize(to: termios())
+    return modes
+}()
+
+/// An ending signal while the echo is off: the modes put back at once, then the signal's own end.
+private func onSignalWhileHushed(_ number: Int32) {
+    if hushedDescriptor >= 0 { _ = tcsetattr(hushedDescriptor, TCSANOW, hushedModes) }
+    signal(number, SIG_DFL)
+    raise(number)
+}
 
 /// Entering: the alternate screen, no cursor, no line wrap, SGR mouse reports (V8), bracketed
 /// paste (pasted text comes marked, so the field editor takes it as text, V10).
@@ -222,8 +237,30 @@ final class TerminalSession {
         return status
     }
 
+    /// While the view gets ready (the first rows read, whether the table fits the screen found,
+    /// up to a second or more): keys typed are not echoed onto the screen but kept in the
+    /// terminal's queue for the view (V8). Line editing is off too, so each key is there as typed;
+    /// `Ctrl-C` still interrupts. An ending signal puts the modes back first. Undone by `unhush`.
+    static func hush(_ tty: Int32) {
+        guard hushedDescriptor < 0, tcgetattr(tty, hushedModes) == 0 else { return }
+        var quiet = hushedModes.pointee
+        quiet.c_lflag &= ~tcflag_t(ECHO | ICANON)
+        hushedDescriptor = tty
+        for s in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] where s != SIGHUP || !ignored(SIGHUP) { signal(s, onSignalWhileHushed) }
+        if tcsetattr(tty, TCSANOW, &quiet) != 0 { unhush() }
+    }
+
+    /// The modes as `hush` found them, the keys typed meanwhile kept; the signals' own ends again.
+    static func unhush() {
+        guard hushedDescriptor >= 0 else { return }
+        for s in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] where s != SIGHUP || !ignored(SIGHUP) { signal(s, SIG_DFL) }
+        _ = tcsetattr(hushedDescriptor, TCSANOW, hushedModes)
+        hushedDescriptor = -1
+    }
+
     /// Runs until the model has an exit (`q`, `Ctrl-C`), the terminal goes away, or a signal ends it.
     func run(_ model: ViewModel) -> End {
+        Self.unhush()  // the modes found first are the ones put back
         guard tcgetattr(tty, savedModes) == 0 else { return .terminalGone }
         var pipeEnds: [Int32] = [-1, -1]
         guard pipe(&pipeEnds) == 0 else { return .terminalGone }

@@ -44,6 +44,9 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
         return 74
     }
     defer { close(tty) }
+    // Keys typed while the view gets ready are kept for it, not echoed over the screen (V8).
+    TerminalSession.hush(tty)
+    defer { TerminalSession.unhush() }
     let size = Terminal.size(tty) ?? (width: 80, height: 24)
     let input: any InputProvider
     do {

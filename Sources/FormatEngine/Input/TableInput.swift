@@ -260,7 +260,8 @@ struct TableInput {
             shortRows += 1
             if shortRows == 1 { firstShortLine = line }
         }
-        if checked && count > headerCount {
+        // Extra fields past the columns already laid out are not shown: said as dropped, not long.
+        if checked && count > headerCount && (columnsMayGrow || count <= columns.count) {
             longRows += 1
             if longRows == 1 { firstLongLine = line }
         }
@@ -300,12 +301,14 @@ struct TableInput {
         if longRows > 0 {
             out.append("\(sourceName): \(Self.count(longRows, "row")) had more fields than the header (first on line \(firstLongLine)); extra fields shown as Column N")
         }
+        // `--window all` waits for the input's end: a followed input has none.
+        let advice = options.endless ? "" : "; use --window all"
         for (name, line) in lateKeys.prefix(20) {
-            out.append("\(sourceName): key \"\(name)\" first seen on line \(line) is not shown; use --window all")
+            out.append("\(sourceName): key \"\(name)\" first seen on line \(line) is not shown\(advice)")
         }
-        if lateKeys.count > 20 { out.append("\(sourceName): \(lateKeys.count - 20) more keys first seen after the window are not shown; use --window all") }
+        if lateKeys.count > 20 { out.append("\(sourceName): \(lateKeys.count - 20) more keys first seen after the window are not shown\(advice)") }
         if droppedRows > 0 && json?.columnNames == nil {
-            out.append("\(sourceName): \(Self.count(droppedRows, "row")) read after sizing had more fields than the columns shown (first on line \(firstDroppedLine)); the extra fields are not shown; use --window all")
+            out.append("\(sourceName): \(Self.count(droppedRows, "row")) read after sizing had more fields than the columns shown (first on line \(firstDroppedLine)); the extra fields are not shown\(advice)")
         }
         if stream.replacements > 0 {
             out.append("\(sourceName): invalid \(stream.encoding == .utf8 ? "UTF-8" : stream.encoding.rawValue) replaced with U+FFFD (\(Self.count(stream.replacements, "time"))\(replacementLine > 0 ? ", first on line \(replacementLine)" : "")); try --encoding latin1 or cp1252")

@@ -128,6 +128,7 @@ extension PlainRenderer {
             // Numbers are never cut (C7): one wider than its column (a pipe's row after the sizing
             // window) is written whole and the line grows, as long as it still fits the container.
             if takeOverflow(-lead) {
+                if lead < 0 { grownCells += 1 }
                 out.pad(lead)
                 if number.stripped {
                     if let sign = shape.detachedSign { try out.write(byte: cell[sign]) }
@@ -151,15 +152,23 @@ extension PlainRenderer {
             }
             return
         }
-        if width > column.width && plan.containerWidth == nil && !plan.keepsColumns {
-            // No width limit, yet wider than its column (a pipe's row after the sizing window):
-            // shown whole, the line grows, rather than cut.
+        if width > column.width && !plan.keepsColumns
+            && (plan.containerWidth == nil || (growsPastColumns && takeOverflow(width - column.width))) {
+            // Wider than its column after the sizing window (a pipe's, a followed file's row):
+            // shown whole, the line grows, while there is no width limit or it still fits.
+            grownCells += 1
             try place(TextLine(text: Sanitize.visible(String(decoding: cell, as: UTF8.self)), width: width), width: column.width, right: column.right)
             return
         }
         if width > column.width { cutCells += 1 }
-        if ascii != nil && plan.ellipsis == .end { return try cutPrintableASCII(cell, width: column.width) }
-        let line = measure.fit(utf8: cell, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
+        // After the sizing window, what room the line has left is the cut cell's too.
+        var wide = column.width
+        if growsPastColumns && width > column.width && !plan.keepsColumns, let slack, slack > rowOverflow {
+            wide += slack - rowOverflow
+            _ = takeOverflow(slack - rowOverflow)
+        }
+        if ascii != nil && plan.ellipsis == .end { return try cutPrintableASCII(cell, width: wide) }
+        let line = measure.fit(utf8: cell, width: wide, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
         try place(line, width: column.width, right: column.right)
     }
 

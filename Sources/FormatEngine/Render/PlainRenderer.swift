@@ -20,6 +20,8 @@ final class PlainRenderer: Renderer {
     let edges: Edges
     /// Cells that had to be cut (wider than their column).
     var cutCells = 0
+    var growsPastColumns = false
+    var grownCells = 0
     let nullLine: TextLine
     /// The columns of the table being drawn, and what the row loop needs of them.
     var columns: [ColumnLayout] {

@@ -3,6 +3,11 @@
 protocol Renderer: AnyObject {
     /// Cells that had to be cut to fit (a table's text wider than its column).
     var cutCells: Int { get set }
+    /// Rows after a sizing window (P5: a pipe, `--follow`): a cell wider than its column is drawn
+    /// whole while the line fits its container (its row grows), counted in `grownCells`.
+    var growsPastColumns: Bool { get set }
+    /// Cells drawn whole past their column's width (C7 numbers, and text after the window).
+    var grownCells: Int { get }
     /// `--title`, before everything (W14).
     func title(_ text: String) throws(OutputError)
     /// Starts a table of these columns: headings and the rule. `caption` names a pages band.
@@ -61,4 +66,13 @@ extension ColumnLayout {
         }
         return String(decoding: cell, as: UTF8.self)
     }
+}
+
+extension Renderer {
+    /// Formats that draw no fixed-width columns (Markdown, HTML) never grow a row.
+    var growsPastColumns: Bool {
+        get { false }
+        set {}  // swiftlint:disable:this unused_setter_value
+    }
+    var grownCells: Int { 0 }
 }

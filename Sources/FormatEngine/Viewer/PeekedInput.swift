@@ -13,7 +13,7 @@ package final class PeekedInput: InputProvider {
     private var opened = false
 
     /// Reads `input` ahead, up to `limit` bytes, stopping early when a pipe's writer pauses for
-    /// `pause` milliseconds, or (a writer that never pauses, V1) once more than `lines` lines are
+    /// `pause` milliseconds after its first byte, or (a writer that never pauses, V1) once more than `lines` lines are
     /// read or `within` milliseconds have passed since the first byte came.
     package init(_ input: some InputProvider, limit: Int, pause: Int, lines: Int = .max, within: Int = .max) throws(InputError) {
         name = input.name
@@ -27,7 +27,9 @@ package final class PeekedInput: InputProvider {
         while head.count < limit {
             // A writer that never pauses: what came within the time is enough to open the view.
             if within < .max, let firstByte, ContinuousClock.now - firstByte >= .milliseconds(within) { break }
-            if !source.isReady && !source.waitUntilReady(milliseconds: pause) {
+            // A pause counts once the writer has begun: a slow start (a query, `sleep 2; …`) is
+            // waited for, not taken for a stream that pauses (V1).
+            if !source.isReady && !source.waitUntilReady(milliseconds: pause) && firstByte != nil {
                 paused = true
                 break
             }

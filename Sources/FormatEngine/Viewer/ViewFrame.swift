@@ -253,7 +253,17 @@ extension ViewState {
             parts.append("sorted by \(columns[pendingSort.column].heading) \(pendingSort.descending ? "▼" : "▲") once read")
         }
         if let filter { parts.append("filter \(filter.text): \(TableFormatter.grouped(filter.ids.count)) of \(TableFormatter.grouped(editing.edits.count(loaded: loaded))) rows") }
-        if let search { parts.append("/\(search.text): \(TableFormatter.grouped(search.cells)) match\(search.cells == 1 ? "" : "es")") }
+        if let search {
+            let all = "\(TableFormatter.grouped(search.cells)) match\(search.cells == 1 ? "" : "es")"
+            if let filter, search.cells > 0 {
+                // `n` reaches only the rows the filter shows: the count says which those are.
+                let shown = filter.ids.count { id in id >= 0 ? Int(id) < search.hits.count && search.hits[Int(id)] : search.added.contains(Int(id)) }
+                parts.append(shown == 0 ? "/\(search.text): no shown row matches (\(all) in rows the filter hides)"
+                             : "/\(search.text): \(TableFormatter.grouped(shown)) shown row\(shown == 1 ? "" : "s") match (\(all) in all rows)")
+            } else {
+                parts.append("/\(search.text): \(all)")
+            }
+        }
         if !selected.isEmpty { parts.append("\(TableFormatter.grouped(selected.count)) selected") }
         if let groups {
             parts.append("\(TableFormatter.grouped(groups.values.count)) group\(groups.values.count == 1 ? "" : "s")")

@@ -157,6 +157,7 @@ extension ViewState {
                 return
             }
         }
+        // None found: every match is in rows the filter hides, as the status line says.
     }
 }
 

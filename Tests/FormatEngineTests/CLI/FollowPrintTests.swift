@@ -252,6 +252,28 @@ struct FollowPrintTests {
         #expect(denied.wait() == 66)
     }
 
+    @Test("P5: printed follow's notes: how many rows sized the columns, no --window all (it waits for an end a follow never has); a 1-wide column shows a cut value's first character; a wider number is drawn whole and said; extra fields said once, as not shown")
+    func followNotes() throws {
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("notes.csv").path
+        try "id,qty,f\n1,5,a\n2,7,b\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let run = try Follower(["--follow", "--view", "never", "--width", "100", path])
+        #expect(run.read(rows: 2))
+        usleep(400_000)
+        Self.append("3,12345678,c\n4,1,abcdef\n5,2,x,extra\n", to: path)
+        #expect(run.read(rows: 5))
+        #expect(run.interrupt() == 0)
+        let lines = run.output.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix(" 4") && $0.hasSuffix("a…") }, "\(lines)")
+        #expect(lines.contains { $0.contains("12345678") }, "\(lines)")
+        #expect(run.output.contains("1 cell was cut to the widths of the first 2 rows\n"), "\(run.output)")
+        #expect(run.output.contains("1 cell was wider than the first 2 rows and drawn whole: its row is wider"), "\(run.output)")
+        #expect(!run.output.contains("--window") && !run.errors.contains("--window"), "\(run.output)\(run.errors)")
+        #expect(run.errors.contains("1 row read after sizing had more fields than the columns shown (first on line 6); the extra fields are not shown"), "\(run.errors)")
+        #expect(!run.errors.contains("shown as Column N"), "\(run.errors)")
+    }
+
     @Test("I10: `--follow < file`: standard input that is a regular file is followed (appended rows read), not read to its end and left")
     func standardInputFile() throws {
         let dir = try Self.folder()

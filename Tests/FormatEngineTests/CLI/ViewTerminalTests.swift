@@ -318,6 +318,27 @@ struct ViewTerminalTests {
         _ = shell.wait()
     }
 
+    /// Keys typed while a slow pipe has not yet given its rows: not echoed, and the view's.
+    @Test("V8/V1: keys typed while the rows are still coming (a pipe that starts late) are not echoed onto the screen, and are the view's first keys",
+          .enabled(if: FileManager.default.isExecutableFile(atPath: "/bin/bash")))
+    func typedWhileWaiting() throws {
+        let shell = try Self.interactiveShell()
+        let mark = shell.received
+        shell.send("(sleep 1.5; echo id,name; seq 1 100 | sed 's/.*/&,zq&x/'; sleep 3) | '\(TestPaths.binary.path)'\r")
+        for _ in 0..<12 { shell.drain(milliseconds: 50) }  // the command's own echo read
+        let typed = shell.received
+        shell.send("Gk")
+        for _ in 0..<8 { shell.drain(milliseconds: 50) }
+        // Nothing of the keys on the screen while the view gets ready.
+        let meanwhile = String(decoding: Array(shell.screen.utf8).dropFirst(typed), as: UTF8.self)
+        #expect(!meanwhile.contains("G") && !meanwhile.contains("k"), "\(meanwhile)")
+        #expect(shell.read(until: "row 99 of 100", after: mark))
+        shell.send("q")
+        shell.send("echo status=$?; exit\r")  // once the writer's last sleep is over
+        #expect(shell.read(until: "status=0", seconds: 15))
+        _ = shell.wait()
+    }
+
     @Test("V8: every fixture opens in the view, takes every kind of key, and leaves the terminal as it found it")
     func everyFixture() throws {
         let inputs = TestPaths.files(in: TestPaths.fixtures.appendingPathComponent("cases")).filter { $0.lastPathComponent.hasPrefix("input.") }

@@ -169,7 +169,8 @@ extension WidthRuleTests {
         }
         // The table is 19 wide: at 40 the number's 6 extra columns fit; the note column moves right.
         let wide = try lines(40)
-        #expect(wide == ["Name   Amount  Note", "─────  ──────  ────", "item1      12  ok", "item2      12  ok", "item3      12  ok", "big    123456789012  ok"])
+        #expect(wide == ["Name   Amount  Note", "─────  ──────  ────", "item1      12  ok", "item2      12  ok", "item3      12  ok", "big    123456789012  ok",
+                         "1 cell was wider than the first 3 rows", "and drawn whole: its row is wider"])
         for style in [TableStyle.box, .ascii, .compact] {
             let boxed = try lines(40) { $0.style = style }
             #expect(boxed.contains { $0.contains("123456789012") }, "\(style): \(boxed)")
@@ -186,9 +187,10 @@ extension WidthRuleTests {
         let rows = RuleKit.lines(sink.text)
         #expect(rows.suffix(3) == ["123456789  alpha beta  c", "           gamma del…",
                                    "1 cell was cut to the widths of the first 2 rows; use --window all to size from every row"], "\(sink.text)")
-        // At 20 there is one spare column: the number is cut (W1), and a note says so.
+        // At 20 there is one spare column: the number is cut (W1) to its column and that spare
+        // one (the room the line has left), and a note says so.
         let narrow = try lines(20)
-        #expect(narrow.contains("big    12345…  ok"), "\(narrow)")
+        #expect(narrow.contains("big    123456…  ok"), "\(narrow)")
         #expect(narrow.contains { $0.hasPrefix("1 cell was cut") })
         for line in narrow { #expect(RuleKit.width(line) <= 20, "\(line)") }
     }

@@ -58,6 +58,22 @@ struct PeekedInputTests {
         #expect(peeked.lines > 24 && peeked.lines < 60, "\(peeked.lines)")
     }
 
+    @Test("V1: a writer that starts late (a query, `sleep 2; …`) and then writes more than a screen is not taken as paused: the view opens")
+    func lateStartIsNotAPause() throws {
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        let writer = ends[1]
+        Thread.detachNewThread {
+            usleep(700_000)  // longer than the pause
+            let text = "name,qty\n" + (0..<50).map { "r\($0),\($0)\n" }.joined()
+            _ = text.withCString { write(writer, $0, strlen($0)) }
+        }
+        let peeked = try PeekedInput(FileInput(path: "/dev/fd/\(ends[0])"), limit: 1 << 20, pause: 200, lines: 24, within: 1000)
+        #expect(!peeked.paused && !peeked.ended)
+        #expect(peeked.lines == 51)
+    }
+
     @Test("V1: a writer that pauses still leaves the read-ahead paused (printed when it fits, P4)")
     func pausingWriterIsPaused() throws {
         var ends: [Int32] = [0, 0]

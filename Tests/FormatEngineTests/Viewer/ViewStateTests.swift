@@ -176,6 +176,37 @@ struct ViewStateTests {
         }
     }
 
+    @Test("V5: a search under a filter counts the shown rows that match (and the cells in all rows); n visits only shown rows; none shown says the filter hides them")
+    func searchUnderFilter() throws {
+        for seed in 0..<60 as Range<UInt64> {
+            let (csv, rows) = Self.randomCSV(rows: 30, seed: seed)
+            let keep = ["app", "1", "green"][Int(seed % 3)], needle = ["pear", "a", "Apple"][Int(seed % 3)]
+            func has(_ s: String, _ t: String) -> Bool { t == t.lowercased() ? s.lowercased().contains(t) : s.contains(t) }
+            let shown = rows.indices.filter { r in rows[r].contains { has($0, keep) } }
+            let cells = rows.reduce(0) { $0 + $1.prefix(3).filter { has($0, needle) }.count }
+            let shownHits = shown.filter { r in rows[r].prefix(3).contains { has($0, needle) } }
+            let model = try Self.view(csv, width: 160, height: 10)
+            model.handle(.character("&"))
+            Self.press(model, keep)
+            model.handle(.enter)
+            model.handle(.character("/"))
+            Self.press(model, needle)
+            model.handle(.enter)
+            let status = Self.plain(model).last!
+            if cells == 0 {
+                #expect(status.contains("no match"), "seed \(seed): \(status)")
+            } else if shownHits.isEmpty {
+                #expect(status.contains("/\(needle): no shown row matches (\(cells) match"), "seed \(seed): \(status)")
+            } else {
+                #expect(status.contains("/\(needle): \(shownHits.count) shown row\(shownHits.count == 1 ? "" : "s") match (\(cells) match"), "seed \(seed): \(status)")
+                for _ in 0..<(2 * shownHits.count) {
+                    model.handle(.character("n"))
+                    #expect(shownHits.contains(model.state.id(at: model.state.current)), "seed \(seed)")
+                }
+            }
+        }
+    }
+
     @Test("V5: / finds the next cell containing the text, n and N move between matches, the count is every matching cell")
     func searchWalksMatches() throws {
         for seed in 0..<60 as Range<UInt64> {
