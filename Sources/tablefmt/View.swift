@@ -59,11 +59,14 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
     let peeked: PeekedInput
     do {
         // A writer that never pauses opens the view once a screen's rows or a second's are read (V1).
-        peeked = try PeekedInput(input, limit: peekLimit, pause: TableFormatter.windowPause, lines: size.height, within: 1000)
+        // A terminal gone while the writer has not begun (SIGHUP ignored) ends the wait (V8).
+        peeked = try PeekedInput(input, limit: peekLimit, pause: TableFormatter.windowPause, lines: size.height, within: 1000,
+                                 abandoned: { TerminalSession.isGone(tty) })
     } catch {
         printError("tablefmt: \(error)")
         return error.exitCode
     }
+    if peeked.isAbandoned { return terminalGoneStatus }
     if peeked.ended {
         // All of it read: drawn as it would print; shown so when it fits the screen whole.
         let memory = MemorySink()

@@ -274,6 +274,81 @@ struct FollowPrintTests {
         #expect(!run.errors.contains("shown as Column N"), "\(run.errors)")
     }
 
+    /// What a generated writer does to the followed file before a row.
+    enum WriterEvent: CaseIterable {
+        /// Renamed away, created again with its header (logrotate's `create`).
+        case rotate
+        /// Copied aside, then cut to nothing (logrotate's `copytruncate`); the writer appends on.
+        case copyTruncate
+        /// Cut and written again from its start, its header first.
+        case rewrite
+        /// Renamed away and created again with its header, the writer writing its next rows to
+        /// the old file still (it reopens the name later).
+        case rotateLate
+    }
+
+    @Test("I10/P5: generated writers (1 to 1,000 rows a second, rotations, copytruncates and rewrites at random rows): every row printed once, in order", arguments: 0..<6)
+    func generatedWriters(seed: Int) throws {
+        var random = SplitMix64(seed: UInt64(0xF011 + seed))
+        let rate = [1000, 300, 50, 8, 600, 20][seed]
+        let total = min(400, max(12, rate * 2))
+        let dir = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("gen.csv").path
+        // Fixed-width values: the first rows' widths fit every later row (nothing cut).
+        func row(_ k: Int) -> String { "\(k),v\(String(format: "%05d", k))\n" }
+        try ("id,value\n" + row(1)).write(toFile: path, atomically: false, encoding: .utf8)
+        let run = try Follower(["--follow", "--view", "never", path])
+        #expect(run.read(rows: 1))
+        var events: [Int: WriterEvent] = [:]
+        for _ in 0..<(1 + random.below(3)) { events[2 + random.below(total - 2)] = WriterEvent.allCases[random.below(WriterEvent.allCases.count)] }
+        // Every kind happens in some run, whatever the draws.
+        events[total / 2] = WriterEvent.allCases[seed % WriterEvent.allCases.count]
+        var old: Int32 = -1  // the writer's descriptor of the renamed file, while it still writes there
+        var oldRows = 0
+        for k in 2...total {
+            switch events[k] {
+            case .rotateLate?:
+                if old < 0 { old = open(path, O_WRONLY | O_APPEND) }
+                oldRows = 3
+                rename(path, path + ".\(k)")
+                Self.append("id,value\n", to: path)
+            case .rotate?:
+                rename(path, path + ".\(k)")
+                Self.append("id,value\n", to: path)
+            case .copyTruncate?, .rewrite?:
+                if old >= 0 { close(old); old = -1 }
+                // Rows written before the cut are read before it (else no reader can have them).
+                #expect(run.read(rows: k - 1), "seed \(seed): before row \(k)")
+                usleep(100_000)
+                if events[k] == .copyTruncate {
+                    _ = try? FileManager.default.copyItem(atPath: path, toPath: path + ".\(k)")
+                    truncate(path, 0)
+                } else {
+                    truncate(path, 0)
+                    usleep(50_000)
+                    Self.append("id,value\n", to: path)
+                }
+            case nil: break
+            }
+            if old >= 0 && oldRows > 0 {
+                _ = row(k).withCString { write(old, $0, strlen($0)) }
+                oldRows -= 1
+                if oldRows == 0 { close(old); old = -1 }
+            } else {
+                Self.append(row(k), to: path)
+            }
+            usleep(useconds_t(1_000_000 / rate))
+        }
+        #expect(run.read(rows: total, seconds: 15), "seed \(seed)")
+        #expect(run.interrupt() == 0)
+        let expected = (1...total).map { "\($0) v\(String(format: "%05d", $0))" }
+        let printed = Self.rows(run.output).filter { $0.range(of: #"^\d+ v\d{5}$"#, options: .regularExpression) != nil }  // the notes left out
+        let first = expected.indices.first { $0 >= printed.count || printed[$0] != expected[$0] }
+        #expect(printed.count == total && first == nil,
+                "seed \(seed) rate \(rate) events \(events): \(printed.count) rows, first wrong at \(first.map { "\($0): \($0 < printed.count ? printed[$0] : "none")" } ?? "-"); \(run.errors)")
+    }
+
     @Test("I10: `--follow < file`: standard input that is a regular file is followed (appended rows read), not read to its end and left")
     func standardInputFile() throws {
         let dir = try Self.folder()

@@ -390,4 +390,20 @@ struct ViewHangupTests {
 
 extension ViewHangupTests {
     static func enter(_ session: Session, _ state: State) { enter(state, session) }
+
+    @Test("V1/V8: SIGHUP ignored, waiting for a pipe whose writer has not begun (the view not yet open): the terminal's loss ends it, exit 129")
+    func hangupIgnoredBeforeFirstRow() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tablefmt-hup-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let fifo = folder.appendingPathComponent("rows").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // The writer holds the pipe open and writes nothing; tablefmt waits for its first byte.
+        let script = "trap '' HUP; '\(TestPaths.binary.path)' < '\(fifo)' & pid=$!; exec 3>'\(fifo)'; wait $pid"
+        let session = try Session(["-c", script], program: "/bin/sh")
+        usleep(800_000)
+        let ending = try #require(Self.lose(session))
+        #expect(ending.seconds < 1, "\(ending)")
+        #expect(ending.status == 129 && !ending.signalled, "\(ending)")
+    }
 }
