@@ -3,10 +3,13 @@ package struct SaveError: Error, Sendable, Equatable, CustomStringConvertible {
     package var message: String
     /// The file on disk is not the one the view read (or cannot be written): save under another name.
     package var offerSaveAs = false
+    /// The save was stopped (`Esc`): nothing was written over.
+    package var stopped = false
 
-    init(_ message: String, offerSaveAs: Bool = false) {
+    init(_ message: String, offerSaveAs: Bool = false, stopped: Bool = false) {
         self.message = message
         self.offerSaveAs = offerSaveAs
+        self.stopped = stopped
     }
 
     package var description: String { message }
@@ -193,5 +196,34 @@ struct SaveDialect: Sendable, Equatable {
             }
         }
         return nil
+    }
+}
+
+/// A save seen from the key loop while it runs on a thread of its own (V10): how far it has
+/// written, and a request to stop, honoured at the next block written (the temporary file is
+/// then removed and the file left as it was).
+package final class SaveProgress: Sendable {
+    private let state = Locked((fraction: 0.0, stop: false))
+    /// Called on the saving thread when another whole percent is written.
+    private let changed: @Sendable () -> Void
+
+    package init(changed: @escaping @Sendable () -> Void = {}) { self.changed = changed }
+
+    /// The share written so far (0…1).
+    package var fraction: Double { state.current.fraction }
+
+    /// Asks the save to stop at its next block.
+    package func stop() { state.withLock { $0.stop = true } }
+
+    /// `done` of `total` bytes written. - Throws: `SaveError` (`stopped`) when asked to stop.
+    func advance(_ done: Int64, of total: Int64) throws(SaveError) {
+        let fraction = total > 0 ? min(1, Double(done) / Double(total)) : 0
+        let (stop, moved) = state.withLock { s -> (Bool, Bool) in
+            let moved = Int(fraction * 100) != Int(s.fraction * 100)
+            s.fraction = max(s.fraction, fraction)
+            return (s.stop, moved)
+        }
+        if stop { throw SaveError("save stopped: the file was left as it was", stopped: true) }
+        if moved { changed() }
     }
 }

@@ -46,7 +46,9 @@ package enum TableSave {
     /// - Returns: the identity of the file written.
     /// - Throws: `SaveError`: the file changed, a value the dialect or encoding cannot hold, a
     ///   failed read or write. Nothing is then written over.
-    static func save(_ input: any InputProvider, options: FormatOptions, read: SaveFile.Identity? = nil, to target: String, expected: SaveFile.Identity?, edits: RowEdits, rows: FileRows?, loaded: Int, columns: [String], numbers: Set<Int> = []) throws(SaveError) -> SaveFile.Identity {
+    ///   - progress: told how far the writing is, and asked whether to stop (the view's save).
+    static func save(_ input: any InputProvider, options: FormatOptions, read: SaveFile.Identity? = nil, to target: String, expected: SaveFile.Identity?, edits: RowEdits, rows: FileRows?, loaded: Int, columns: [String], numbers: Set<Int> = [],
+                     progress: SaveProgress? = nil) throws(SaveError) -> SaveFile.Identity {
         // Rows gone from the file (changed in place) are said first: no name would save them.
         _ = try bytesRead(input, read: read)
         try SaveFile.check(target, expected: expected)
@@ -54,7 +56,7 @@ package enum TableSave {
         let addsDotted = edits.fields.contains { id, values in id < 0 && values.contains { !$0.value.isEmpty && columns.indices.contains($0.key) && columns[$0.key].contains(".") } }
         var saver = try makeSaver(input, options: options, read: read, rows: rows, loaded: loaded, columns: columns, keyPaths: addsDotted)
         saver.numbers = numbers
-        return try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try saver.write(edits, to: out, target: target) }
+        return try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try saver.write(edits, to: out, target: target, progress: progress) }
     }
 
     /// The saver for `input`: its dialect learned from its header, its rows found.

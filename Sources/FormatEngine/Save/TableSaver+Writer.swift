@@ -86,13 +86,21 @@ extension TableSaver {
         private var written: Int64 = 0
         private static let block = 1 << 22
         private lazy var chunk = [UInt8](repeating: 0, count: Self.block)
+        /// Told the bytes written of about how many (the old file's size), and asked to stop.
+        private let progress: (SaveProgress, total: Int64)?
 
-        init(out: Int32, source: Int32, target: String, sourceName: String) {
+        init(out: Int32, source: Int32, target: String, sourceName: String, progress: (SaveProgress, total: Int64)? = nil) {
             self.out = out
             self.source = source
             self.target = target
             self.sourceName = sourceName
+            self.progress = progress
             buffer.reserveCapacity(1 << 20)
+        }
+
+        /// The bytes written so far told; a save asked to stop throws here.
+        private func advanced() throws(SaveError) {
+            if let (progress, total) = self.progress { try progress.advance(written, of: total) }
         }
 
         func write(_ bytes: [UInt8]) throws(SaveError) {
@@ -113,12 +121,15 @@ extension TableSaver {
             #if os(Linux)
             // The kernel copies the bytes itself, as cp does (no trip through this process).
             if lseek(out, off_t(written), SEEK_SET) == off_t(written) {
+                // In blocks of 64 MiB when the save is watched (its progress, a stop).
+                let most = Int64(progress == nil ? 1 << 30 : 1 << 26)
                 while at < range.upperBound {
                     var from = off_t(at)
-                    let n = sendfile(out, source, &from, Int(min(Int64(1 << 30), range.upperBound - at)))
+                    let n = sendfile(out, source, &from, Int(min(most, range.upperBound - at)))
                     guard n > 0 else { break }  // not possible here: read and written below
                     at += Int64(n)
                     written += Int64(n)
+                    try advanced()
                 }
             }
             #endif
@@ -140,6 +151,7 @@ extension TableSaver {
             let code = writeFully(out, from: bytes, count: count, at: written)
             guard code == 0 else { throw SaveError("\(target): write error: \(systemMessage(code))") }
             written += Int64(count)
+            try advanced()
         }
 
         private func readFailure() -> SaveError { SaveError("\(sourceName): read error: \(systemMessage(errno))") }

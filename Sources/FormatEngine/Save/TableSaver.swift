@@ -30,8 +30,8 @@ struct TableSaver {
     /// Writes the table, as `edits` make it, to `out`, the file `target` (its name for messages).
     /// - Throws: `SaveError` when a value cannot be written in the file's dialect or encoding, or
     ///   a read or write fails.
-    func write(_ edits: RowEdits, to out: Int32, target: String) throws(SaveError) {
-        let writer = Writer(out: out, source: source, target: target, sourceName: name)
+    func write(_ edits: RowEdits, to out: Int32, target: String, progress: SaveProgress? = nil) throws(SaveError) {
+        let writer = Writer(out: out, source: source, target: target, sourceName: name, progress: progress.map { ($0, size) })
         let unit = Int64(dialect.unit)
         let headerEnd = boundary(spans.headerEnd)
         try writer.copy(0..<headerEnd)

@@ -33,3 +33,11 @@ final class Locked<Value>: @unchecked Sendable {
 
     var current: Value { withLock { $0 } }
 }
+
+/// A value handed to another thread that reads it from then on (rows every reader may read from
+/// any thread, a closure each thread calls for parts of its own, an input the thread alone opens):
+/// the one place the compiler is told so.
+struct Handed<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

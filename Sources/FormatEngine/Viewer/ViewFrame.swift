@@ -240,6 +240,7 @@ extension ViewState {
         if let message { parts.append(message) }
         // The file changed under the view: said before the rest, which it makes moot.
         if let loadError { parts.append(loadError) }
+        if let savingNote { parts.append(savingNote) }
         if let runningNote { parts.append(runningNote) }
         let n = count
         let total = TableFormatter.grouped(n)

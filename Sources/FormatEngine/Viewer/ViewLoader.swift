@@ -54,7 +54,7 @@ package final class ViewLoader: @unchecked Sendable {
 
     /// Starts reading `input` on another thread.
     package func start(_ input: any InputProvider, options: FormatOptions) {
-        let box = UncheckedBox(input)
+        let box = Handed(input)
         DispatchQueue.global().async { [self] in
             load(box.value, options: options)
             finished.signal()
@@ -211,10 +211,4 @@ package final class ViewLoader: @unchecked Sendable {
         clock_gettime(CLOCK_MONOTONIC, &now)
         return Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000
     }
-}
-
-/// Hands a value to another thread that is its only user from then on.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

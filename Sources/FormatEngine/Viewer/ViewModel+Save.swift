@@ -1,3 +1,5 @@
+import Dispatch
+
 /// Where a view's edits are saved (V10): the input it read, and what its file on disk must still
 /// be for `w` to write over it (as it was opened, then as last saved).
 package final class ViewSaving {
@@ -174,28 +176,99 @@ extension ViewModel {
         }
         // Bytes appended to the file read since it was read: not in a save (V10), so it says so.
         let appended = saving.appendedSinceRead()
-        do {
-            let edits = state.editing.edits
-            let columns = loader.progress.columns
-            let expected = inPlace ? saving.expected : nil
-            if saving.noSaveInPlace == nil {
-                saving.expected = try TableSave.save(saving.input, options: saving.options, read: saving.read, to: target, expected: expected, edits: edits, rows: loader.store.file.current, loaded: state.loaded, columns: columns, numbers: Set(state.profiles.indices.filter { state.profiles[$0].isNumeric }))
-            } else {
-                saving.expected = try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in try export(to: out, target: target, columns: columns) }
+        let edits = state.editing.edits
+        let columns = loader.progress.columns
+        let expected = inPlace ? saving.expected : nil
+        let numbers = Set(state.profiles.indices.filter { state.profiles[$0].isNumeric })
+        let (handedInput, options, read, rows, loaded, exports) = (Handed(saving.input), saving.options, saving.read, loader.store.file.current, state.loaded, saving.noSaveInPlace != nil)
+        let (edited, dialect, header) = (Handed(self.rows), loader.progress.dialect ?? Dialect.csv(), saving.options.input.header)
+        // The save runs off the key loop (V10): keys are answered meanwhile, `Esc` stops it.
+        let wake = loader.wake
+        let progress = SaveProgress { wake.current?() }
+        let work = SaveWork(target: target, quit: quit, appended: appended, progress: progress)
+        running = work
+        state.savingNote = work.note
+        let job: @Sendable () -> Void = {
+            let input = handedInput.value  // read here only: every row is read, the loader is done
+            let outcome: Result<SaveFile.Identity, SaveError>
+            do throws(SaveError) {
+                if !exports {
+                    outcome = .success(try TableSave.save(input, options: options, read: read, to: target, expected: expected, edits: edits, rows: rows, loaded: loaded, columns: columns, numbers: numbers, progress: progress))
+                } else {
+                    outcome = .success(try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in
+                        try Self.export(to: out, target: target, columns: columns, rows: edited.value, edits: edits, loaded: loaded,
+                                        dialect: dialect, header: header, sourceName: input.name, progress: progress)
+                    })
+                }
+            } catch {
+                outcome = .failure(error)
             }
-            // Saved under a name: the view now edits that file, and w saves there.
-            saving.path = target
-            state.source = target
-            state.editing.noSaveInPlace = nil
-        } catch {
-            state.message = error.message
-            if error.offerSaveAs { state.mode = .edit(.saveAs([], quit: quit)) }
-            return
+            work.finish(outcome)
+            wake.current?()
         }
-        state.savedEdits()
-        state.message = "saved to \(Sanitize.visible(target))"
-            + (appended > 0 ? " (without the \(TableFormatter.grouped(Int(appended))) bytes added to \(Sanitize.visible(saving.input.name)) since it was opened)" : "")
-        if quit { state.exit = .quit }
+        if runner.mode == .background {
+            DispatchQueue.global(qos: .userInitiated).async(execute: job)
+        } else {
+            job()
+            takeSaved()
+        }
+    }
+
+    /// Takes in the running save's progress, or its end: the file saved (the edits marked saved,
+    /// `saved to …`), or why not. - Returns: whether anything changed.
+    @discardableResult
+    func takeSaved() -> Bool {
+        guard let work = running else { return false }
+        guard let outcome = work.outcome else {
+            let note = work.note
+            guard note != state.savingNote else { return false }
+            state.savingNote = note
+            return true
+        }
+        running = nil
+        state.savingNote = nil
+        guard let saving else { return true }
+        switch outcome {
+        case .success(let written):
+            saving.expected = written
+            // Saved under a name: the view now edits that file, and w saves there.
+            saving.path = work.target
+            state.source = work.target
+            state.editing.noSaveInPlace = nil
+            state.savedEdits()
+            state.message = "saved to \(Sanitize.visible(work.target))"
+                + (work.appended > 0 ? " (without the \(TableFormatter.grouped(Int(work.appended))) bytes added to \(Sanitize.visible(saving.input.name)) since it was opened)" : "")
+            if work.quit || quitAfterSave { state.exit = .quit }
+        case .failure(let error):
+            state.message = error.message
+            if error.offerSaveAs { state.mode = .edit(.saveAs([], quit: work.quit)) }
+        }
+        quitAfterSave = false
+        return true
+    }
+
+    /// A key while a save runs: `Esc` stops it, `q` leaves once it is done; other keys as ever
+    /// (the state refuses edits meanwhile). - Returns: whether the key was taken here.
+    func saveKey(_ key: ViewKey) -> Bool {
+        guard let work = running, state.mode == .table || state.isDetail else { return false }
+        switch key {
+        case .escape:
+            work.progress.stop()
+            state.message = "stopping the save…"
+        case .character("q"):
+            quitAfterSave = true
+            state.message = "leaving once the save is done (Esc stops it)"
+        default: return false
+        }
+        return true
+    }
+
+    /// The view is ending: a save still running is stopped, and waited for (its temporary file
+    /// removed), so nothing is left beside the file.
+    func stopSaving() {
+        guard let work = running else { return }
+        work.progress.stop()
+        work.waitUntilDone()
     }
 
     /// The file a name typed at `W` names: `~` and `~/…` are the home folder, `~user/…` that
@@ -215,15 +288,16 @@ extension ViewModel {
     /// The rows as edited, in the input's delimiter (CSV for JSON), with a header unless it was
     /// read without one (a pipe or a compressed file, saved under a name: there is no file to
     /// copy rows from).
-    private func export(to out: Int32, target: String, columns: [String]) throws(SaveError) {
-        let writer = TableSaver.Writer(out: out, source: -1, target: target, sourceName: saving?.input.name ?? "")
-        let dialect = loader.progress.dialect ?? Dialect.csv()
-        if saving?.options.input.header ?? true {
+    /// The rows as edited, written to `out` in the input's dialect (a pipe's or a gzip file's
+    /// rows, saved under a name). Everything it reads is handed to it: it runs off the key loop.
+    private static func export(to out: Int32, target: String, columns: [String], rows: any ViewRows, edits: RowEdits, loaded: Int,
+                               dialect: Dialect, header: Bool, sourceName: String, progress: SaveProgress) throws(SaveError) {
+        let writer = TableSaver.Writer(out: out, source: -1, target: target, sourceName: sourceName)
+        if header {
             try writer.write(SaveDialect.delimitedRow(columns.map { Array($0.utf8) }, dialect, quoteAll: false) + [0x0A])
         }
-        let rows = self.rows
-        let edits = state.editing.edits
-        for piece in edits.runs(loaded: state.loaded) {
+        var done = 0
+        for piece in edits.runs(loaded: loaded) {
             let ids: [Int] = switch piece {
             case .rows(let range): Array(range)
             case .added(let id): [id]
@@ -231,6 +305,8 @@ extension ViewModel {
             for id in ids where !edits.deleted.contains(id) {
                 let fields = rows.record(id).withFields { f in (0..<max(f.count, columns.count)).map { Array(f[$0]) } }
                 try writer.write(SaveDialect.delimitedRow(fields, dialect, quoteAll: false) + [0x0A])
+                done += 1
+                if done & 4095 == 0 { try progress.advance(Int64(done), of: Int64(max(1, loaded))) }
             }
         }
         try writer.flush()
@@ -251,4 +327,39 @@ extension ViewState {
         if let order { setOrder(order.filter { !gone.contains($0) }) }
         clampPosition()
     }
+}
+
+/// A save running off the key loop: where it writes, what it does after, and its end.
+final class SaveWork: @unchecked Sendable {
+    let target: String
+    let quit: Bool
+    /// Bytes added to the file since it was read (not in the save, and said).
+    let appended: Int64
+    let progress: SaveProgress
+    private let ended = Locked<Result<SaveFile.Identity, SaveError>?>(nil)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(target: String, quit: Bool, appended: Int64, progress: SaveProgress) {
+        self.target = target
+        self.quit = quit
+        self.appended = appended
+        self.progress = progress
+    }
+
+    /// How the save ended, once it has.
+    var outcome: Result<SaveFile.Identity, SaveError>? { ended.current }
+
+    func finish(_ outcome: Result<SaveFile.Identity, SaveError>) {
+        ended.withLock { $0 = outcome }
+        done.signal()
+    }
+
+    func waitUntilDone() {
+        guard outcome == nil else { return }
+        done.wait()
+        done.signal()
+    }
+
+    /// The status line's note: `saving to data.csv… 43% (Esc stops it)`.
+    var note: String { "saving to \(Sanitize.visible(target))… \(Int(progress.fraction * 100))% (Esc stops it)" }
 }

@@ -11,6 +11,10 @@ package final class ViewModel {
     private var handed = 0
     /// Where and how edits are saved (V10, ViewModel+Save.swift); nil: the view cannot save.
     package var saving: ViewSaving?
+    /// The save running off the key loop, if one is (`takeSaved` takes in its end).
+    var running: SaveWork?
+    /// `q` pressed while a save ran: leave once it is done.
+    var quitAfterSave = false
 
     /// The rows as edited: what is drawn, sorted, filtered, searched and written (V10).
     var rows: any ViewRows { state.editing.edits.isEmpty ? loader.store : EditedRows(loader.store, edits: state.editing.edits) }
@@ -42,7 +46,8 @@ package final class ViewModel {
         let loaded = takeLoaded()
         let told = takeMessages()
         let followed = takeFollowing()
-        return loaded || told || followed
+        let saved = takeSaved()
+        return loaded || told || followed || saved
     }
 
     /// Takes in what the loader read since the last call. - Returns: whether anything changed.
@@ -95,7 +100,10 @@ package final class ViewModel {
     }
 
     /// The view has ended: the running work stops, and the runner says nothing more.
-    package func stop() { runner.stop() }
+    package func stop() {
+        runner.stop()
+        stopSaving()
+    }
 
     /// Whether the loader has more to read.
     package var loading: Bool { state.loading }
@@ -104,6 +112,7 @@ package final class ViewModel {
     package var exit: ViewExit? { state.exit }
 
     package func handle(_ key: ViewKey) {
+        if saveKey(key) { return }
         state.handle(key, data: rows)
         performSave()
         handWork()

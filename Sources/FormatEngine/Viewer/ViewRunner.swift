@@ -68,8 +68,8 @@ package final class ViewRunner: @unchecked Sendable {
         case .manual: break
         case .inline: execute(work, data)
         case .background:
-            let rows = RowsBox(data)
-            DispatchQueue.global(qos: .userInitiated).async { self.execute(work, rows.data) }
+            let rows = Handed(data)  // a `RowStore` reads from any thread; a test's rows never change
+            DispatchQueue.global(qos: .userInitiated).async { self.execute(work, rows.value) }
         }
     }
 
@@ -120,11 +120,4 @@ package final class ViewRunner: @unchecked Sendable {
             return true
         }
     }
-}
-
-/// Rows handed to the working thread: a `RowStore` reads from any thread (its spool and file
-/// index are locked); the rows of a test (`MemoryRows`) are never changed once made.
-private struct RowsBox: @unchecked Sendable {
-    let data: any ViewRows
-    init(_ data: any ViewRows) { self.data = data }
 }

@@ -76,6 +76,16 @@ extension ViewState {
     /// An editing key in the table or a sheet. - Returns: whether it was one.
     @discardableResult
     mutating func editKey(_ key: ViewKey, data: any ViewRows) -> Bool {
+        if savingNote != nil {
+            // The save writes the edits as they were when it began: new ones wait for its end.
+            switch key {
+            case .character("e"), .character("+"), .character("d"), .character("J"), .character("K"), .character("u"),
+                 .control("r"), .character("w"), .control("s"), .character("W"):
+                message = "a save is running: edits wait until it is done (Esc stops it)"
+                return true
+            default: break
+            }
+        }
         switch key {
         case .character("e"): openEditor(data: data)
         case .character("+"): addRow()

@@ -123,7 +123,7 @@ extension ViewState {
     var sortsNow: Bool { !loading || follow.caughtUp || follow.backlogRead }
 
     /// A row's sheet is open: it stays on its row while rows come.
-    private var isDetail: Bool {
+    var isDetail: Bool {
         if case .detail = mode { return true }
         return false
     }

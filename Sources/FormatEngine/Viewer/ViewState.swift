@@ -161,6 +161,9 @@ struct ViewState {
     var exit: ViewExit?
     /// The edits and what they ask for (V10).
     var editing = EditSession()
+    /// A save running off the key loop: its status note (`saving to data.csv… 43% (Esc stops
+    /// it)`); edits wait until it is done. Set by the model.
+    var savingNote: String?
 
     /// A view of a `width` × `height` screen.
     init(options: FormatOptions, source: String, color: Bool, width: Int, height: Int) {

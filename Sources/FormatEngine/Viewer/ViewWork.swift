@@ -123,13 +123,13 @@ extension WorkProgress {
         let span = (to - from) / Double(max(1, rows))
         let counts = Locked([Int](repeating: 0, count: parts))
         let stopped = Locked(false)
-        let reader = UncheckedRows(data)
+        let reader = Handed(data)
         withoutActuallyEscaping(body) { body in
-            let work = UncheckedBody(body)
+            let work = Handed(body)
             DispatchQueue.concurrentPerform(iterations: parts) { part in
                 let range = (part * size)..<min(rows, (part + 1) * size)
-                reader.data.scan(range) { id, fields in
-                    work.body(part, id, fields)
+                reader.value.scan(range) { id, fields in
+                    work.value(part, id, fields)
                     let k = id - range.lowerBound + 1
                     guard k & 4095 == 0 else { return true }
                     let total = counts.withLock { counts in
@@ -146,17 +146,6 @@ extension WorkProgress {
     }
 }
 
-/// The rows a scan in parts reads from its threads (every `ViewRows` reads from any thread).
-private struct UncheckedRows: @unchecked Sendable {
-    let data: any ViewRows
-    init(_ data: any ViewRows) { self.data = data }
-}
-
-/// A scan's body called from its threads, each for rows of its own.
-private struct UncheckedBody: @unchecked Sendable {
-    let body: (Int, Int, Fields) -> Void
-    init(_ body: @escaping (Int, Int, Fields) -> Void) { self.body = body }
-}
 
 extension ViewWork {
     /// Does the work over `data`. - Returns: its answer, or nil when cancelled.
