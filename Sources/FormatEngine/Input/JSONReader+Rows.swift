@@ -264,68 +264,15 @@ extension JSONReader {
         guard let first = s.first, let last = s.last else { return true }
         if first == 0x22 || first == 0x20 || last == 0x20 || s.contains(UInt8(ascii: ",")) { return true }
         if s.elementsEqual("true".utf8) || s.elementsEqual("false".utf8) || s.elementsEqual("null".utf8) { return true }
-        return isJSONNumber(s)
-    }
-
-    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`, RFC 8259's number.
-    static func isJSONNumber(_ s: UnsafeBufferPointer<UInt8>) -> Bool {
-        var i = 0
-        let n = s.count
-        func digits() -> Int {
-            let start = i
-            while i < n && s[i] &- 0x30 <= 9 { i += 1 }
-            return i - start
-        }
-        if i < n && s[i] == UInt8(ascii: "-") { i += 1 }
-        let intStart = i
-        let intDigits = digits()
-        if intDigits == 0 || (intDigits > 1 && s[intStart] == UInt8(ascii: "0")) { return false }
-        if i < n && s[i] == UInt8(ascii: ".") {
-            i += 1
-            if digits() == 0 { return false }
-        }
-        if i < n && (s[i] == UInt8(ascii: "e") || s[i] == UInt8(ascii: "E")) {
-            i += 1
-            if i < n && (s[i] == UInt8(ascii: "+") || s[i] == UInt8(ascii: "-")) { i += 1 }
-            if digits() == 0 { return false }
-        }
-        return i == n
+        return JSONText.isNumber(s)
     }
 
     static func appendQuoted(_ text: ByteScratch, to out: ByteScratch) {
         out.append(0x22)
-        appendEscaped(text.bytes, to: out)
+        JSONText.escape(text.bytes) { out.append($0) }
         out.append(0x22)
     }
 
-    /// Appends `text` with JSON escapes for `"`, `\` and control characters.
-    static func appendEscaped(_ text: UnsafeBufferPointer<UInt8>, to out: ByteScratch) {
-        for b in text {
-            switch b {
-            case 0x22, 0x5C:
-                out.append(0x5C)
-                out.append(b)
-            case 0x0A:
-                out.append(0x5C); out.append(UInt8(ascii: "n"))
-            case 0x0D:
-                out.append(0x5C); out.append(UInt8(ascii: "r"))
-            case 0x09:
-                out.append(0x5C); out.append(UInt8(ascii: "t"))
-            case 0x08:
-                out.append(0x5C); out.append(UInt8(ascii: "b"))
-            case 0x0C:
-                out.append(0x5C); out.append(UInt8(ascii: "f"))
-            case ..<0x20:
-                let hex = hexDigits
-                out.append(0x5C); out.append(UInt8(ascii: "u")); out.append(UInt8(ascii: "0")); out.append(UInt8(ascii: "0"))
-                out.append(hex[Int(b >> 4)]); out.append(hex[Int(b & 0xF)])
-            default:
-                out.append(b)
-            }
-        }
-    }
-
-    static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     /// Bytes the reader keeps between rows (its scratch buffers' capacities), for tests of I7.
     var retainedCapacity: Int {

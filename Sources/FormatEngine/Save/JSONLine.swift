@@ -62,7 +62,7 @@ enum JSONLine {
             let head = member.path[0]
             let group = members.indices.filter { !done.contains($0) && members[$0].path[0] == head }
             done.formUnion(group)
-            out += string(Array(head.utf8)) + [UInt8(ascii: ":")]
+            out += JSONText.quoted(head.utf8) + [UInt8(ascii: ":")]
             if group.count == 1 && member.path.count == 1 {
                 out += value(member.text, like: nil, number: true)
                 continue
@@ -83,11 +83,11 @@ enum JSONLine {
         let first = original?.first
         let literals: [[UInt8]] = [Array("true".utf8), Array("false".utf8), Array("null".utf8)]
         let wasNumber = first.map { $0 == UInt8(ascii: "-") || ($0 >= 0x30 && $0 <= 0x39) || (number && $0 == UInt8(ascii: "n")) } ?? true
-        if wasNumber && isNumber(text) { return text }
+        if wasNumber && JSONText.isNumber(text) { return text }
         // An array or object typed over one (the editor opens such a field as its JSON): as typed.
         if let first, first == UInt8(ascii: "[") || first == UInt8(ascii: "{"), isStructure(text) { return text }
         if let first, first == UInt8(ascii: "t") || first == UInt8(ascii: "f") || first == UInt8(ascii: "n"), literals.contains(text) { return text }
-        return string(text)
+        return JSONText.quoted(text)
     }
 
     /// Whether `text` is one JSON array or object, as RFC 8259 writes one (spaces around it
@@ -100,44 +100,6 @@ enum JSONLine {
         var record = Record()
         guard (try? reader.read(into: &record)) == true else { return false }
         return (try? reader.read(into: &record)) == false
-    }
-
-    /// A JSON number as RFC 8259 writes one.
-    static func isNumber(_ t: [UInt8]) -> Bool {
-        var i = 0
-        func digits() -> Int {
-            let from = i
-            while i < t.count && t[i] >= 0x30 && t[i] <= 0x39 { i += 1 }
-            return i - from
-        }
-        if i < t.count && t[i] == UInt8(ascii: "-") { i += 1 }
-        guard i < t.count else { return false }
-        if t[i] == 0x30 { i += 1 } else if digits() == 0 { return false }
-        if i < t.count && t[i] == UInt8(ascii: ".") { i += 1; if digits() == 0 { return false } }
-        if i < t.count && (t[i] == UInt8(ascii: "e") || t[i] == UInt8(ascii: "E")) {
-            i += 1
-            if i < t.count && (t[i] == UInt8(ascii: "+") || t[i] == UInt8(ascii: "-")) { i += 1 }
-            if digits() == 0 { return false }
-        }
-        return i == t.count
-    }
-
-    /// `text` as a JSON string, escaping only what must be: `"`, `\` and control characters.
-    static func string(_ text: [UInt8]) -> [UInt8] {
-        var out: [UInt8] = [0x22]
-        let hex = Array("0123456789abcdef".utf8)
-        for b in text {
-            switch b {
-            case 0x22, 0x5C: out += [0x5C, b]
-            case 0x0A: out += [0x5C, UInt8(ascii: "n")]
-            case 0x0D: out += [0x5C, UInt8(ascii: "r")]
-            case 0x09: out += [0x5C, UInt8(ascii: "t")]
-            case ..<0x20: out += Array("\\u00".utf8) + [hex[Int(b >> 4)], hex[Int(b & 15)]]
-            default: out.append(b)
-            }
-        }
-        out.append(0x22)
-        return out
     }
 
     // MARK: - Reading a line
@@ -160,7 +122,7 @@ enum JSONLine {
             guard !key.contains(".") else { throw Unclear(reason: "the line has neither a key \"\(key)\" nor the objects its dots name") }
             // Not there: added before the object's closing brace.
             let close = object.upperBound - 1
-            let member = (empty ? [] : [UInt8(ascii: ",")]) + string(Array(key.utf8)) + [UInt8(ascii: ":")] + value(change.text, like: nil, number: change.number)
+            let member = (empty ? [] : [UInt8(ascii: ",")]) + JSONText.quoted(key.utf8) + [UInt8(ascii: ":")] + value(change.text, like: nil, number: change.number)
             return Array(line[..<close]) + member + Array(line[close...])
         }
     }
