@@ -49,7 +49,7 @@ public struct FormatError: Error, Sendable, Equatable, CustomStringConvertible {
         message = error.message
         position = error.position
         source = error.source
-        if error.message.contains("compressed") || error.message.hasPrefix("gzip") {
+        if error.compressed {
             rule = "I8"
         } else if error.kind != .malformed {
             rule = "E1"

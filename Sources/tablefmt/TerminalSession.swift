@@ -21,17 +21,12 @@ nonisolated(unsafe) private let savedModes: UnsafeMutablePointer<termios> = {
 }()
 nonisolated(unsafe) private var wakeWriter: Int32 = -1
 /// The terminal whose echo is off while the view is getting ready (`TerminalSession.hush`), -1
-/// when none; its modes as found are in `hushedModes`.
+/// when none; its modes as found are in `savedModes` (the view, once it runs, finds them there).
 nonisolated(unsafe) private var hushedDescriptor: Int32 = -1
-nonisolated(unsafe) private let hushedModes: UnsafeMutablePointer<termios> = {
-    let modes = UnsafeMutablePointer<termios>.allocate(capacity: 1)
-    modes.initialize(to: termios())
-    return modes
-}()
 
 /// An ending signal while the echo is off: the modes put back at once, then the signal's own end.
 private func onSignalWhileHushed(_ number: Int32) {
-    if hushedDescriptor >= 0 { _ = tcsetattr(hushedDescriptor, TCSANOW, hushedModes) }
+    if hushedDescriptor >= 0 { _ = tcsetattr(hushedDescriptor, TCSANOW, savedModes) }
     signal(number, SIG_DFL)
     raise(number)
 }
@@ -242,8 +237,8 @@ final class TerminalSession {
     /// terminal's queue for the view (V8). Line editing is off too, so each key is there as typed;
     /// `Ctrl-C` still interrupts. An ending signal puts the modes back first. Undone by `unhush`.
     static func hush(_ tty: Int32) {
-        guard hushedDescriptor < 0, tcgetattr(tty, hushedModes) == 0 else { return }
-        var quiet = hushedModes.pointee
+        guard hushedDescriptor < 0, tcgetattr(tty, savedModes) == 0 else { return }
+        var quiet = savedModes.pointee
         quiet.c_lflag &= ~tcflag_t(ECHO | ICANON)
         hushedDescriptor = tty
         for s in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] where s != SIGHUP || !ignored(SIGHUP) { signal(s, onSignalWhileHushed) }
@@ -254,7 +249,7 @@ final class TerminalSession {
     static func unhush() {
         guard hushedDescriptor >= 0 else { return }
         for s in [SIGTERM, SIGHUP, SIGINT, SIGQUIT] where s != SIGHUP || !ignored(SIGHUP) { signal(s, SIG_DFL) }
-        _ = tcsetattr(hushedDescriptor, TCSANOW, hushedModes)
+        _ = tcsetattr(hushedDescriptor, TCSANOW, savedModes)
         hushedDescriptor = -1
     }
 

@@ -61,7 +61,7 @@ public enum Compression: String, Sendable, CaseIterable {
             return GzipSource(PrefixedSource(head, then: source), name: name)
         case let other?:
             let command = name == "<stdin>" ? "\(other.tool) FILE | tablefmt" : "\(other.tool) \(shellQuoted(name)) | tablefmt"
-            throw InputError(.malformed, "input is \(other.rawValue)-compressed, which tablefmt does not read; try: \(command)", source: name)
+            throw InputError.compressed(.malformed, "input is \(other.rawValue)-compressed, which tablefmt does not read; try: \(command)", source: name)
         }
     }
 
@@ -136,7 +136,7 @@ final class GzipSource: ByteSource {
     private func start() throws(InputError) {
         // 15 window bits + 16: a gzip wrapper, not zlib's own.
         let status = inflateInit2_(stream, 15 + 16, zlibVersion(), Int32(MemoryLayout<z_stream>.size))
-        guard status == Z_OK else { throw InputError(.readFailed, "cannot start gzip decompression (zlib status \(status))", source: name) }
+        guard status == Z_OK else { throw InputError.compressed(.readFailed, "cannot start gzip decompression (zlib status \(status))", source: name) }
         initialized = true
     }
 
@@ -156,7 +156,7 @@ final class GzipSource: ByteSource {
     private var position: Int { consumedBefore + lastFill - Int(stream.pointee.avail_in) }
 
     private func corrupt(_ what: String) -> InputError {
-        InputError(.malformed, "gzip data \(what) (compressed byte \(position))", source: name)
+        InputError.compressed(.malformed, "gzip data \(what) (compressed byte \(position))", source: name)
     }
 
     /// Appends the next bytes; nothing at the end.
@@ -193,7 +193,7 @@ final class GzipSource: ByteSource {
                 let detail = stream.pointee.msg.map { String(cString: $0) } ?? "invalid data"
                 throw corrupt("is corrupt: \(detail)")
             case Z_MEM_ERROR:
-                throw InputError(.readFailed, "out of memory while decompressing gzip", source: name)
+                throw InputError.compressed(.readFailed, "out of memory while decompressing gzip", source: name)
             default:
                 throw corrupt("could not be decompressed (zlib status \(status))")
             }

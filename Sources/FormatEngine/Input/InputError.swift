@@ -18,6 +18,8 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     public var position: SourcePosition?
     /// The input's name as the user gave it (`-` or `<stdin>` for standard input).
     public var source: String
+    /// The error is about compressed input (I8), whatever its kind: its message names that rule.
+    package var compressed = false
 
     /// An error of `kind` at `position` in `source`.
     public init(_ kind: Kind, _ message: String, at position: SourcePosition? = nil, source: String = "<stdin>") {
@@ -25,6 +27,13 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
         self.message = message
         self.position = position
         self.source = source
+    }
+
+    /// An error about compressed input (I8).
+    static func compressed(_ kind: Kind, _ message: String, source: String) -> InputError {
+        var error = InputError(kind, message, source: source)
+        error.compressed = true
+        return error
     }
 
     /// `file changed while reading (detail)` (I7): the input is not as it was when it was opened.

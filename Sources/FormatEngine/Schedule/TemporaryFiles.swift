@@ -18,13 +18,18 @@ package enum TemporaryFiles {
 /// left behind however the program ends (sorted runs, the view's spool).
 /// - Returns: its descriptor, or -1 with `errno` set.
 func unlinkedTemporaryFile(in directory: String, prefix: String) -> Int32 {
+    guard let (fd, path) = madeTemporaryFile(in: directory, prefix: prefix) else { return -1 }
+    unlink(path)
+    return fd
+}
+
+/// The one maker of temporary files: `mkstemp` on `directory/prefix-XXXXXX`.
+/// - Returns: the new file's descriptor and path, or nil with `errno` set.
+private func madeTemporaryFile(in directory: String, prefix: String) -> (fd: Int32, path: String)? {
     var template = Array((directory + "/" + prefix + "-XXXXXX").utf8CString)
-    return template.withUnsafeMutableBufferPointer { buffer -> Int32 in
-        guard let path = buffer.baseAddress else { return -1 }
-        let fd = mkstemp(path)
-        if fd >= 0 { unlink(path) }
-        return fd
-    }
+    let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
+    guard fd >= 0 else { return nil }
+    return (fd, String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
 }
 
 /// A temporary file that must keep its name while it is written (the file a save renames over
@@ -40,11 +45,9 @@ package struct NamedTemporaryFile {
 
     /// Makes the file. - Returns: nil with `errno` set when it cannot be made.
     package init?(in directory: String, prefix: String) {
-        var template = Array((directory + "/" + prefix + "-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
-        guard fd >= 0 else { return nil }
+        guard let (fd, path) = madeTemporaryFile(in: directory, prefix: prefix) else { return nil }
         self.fd = fd
-        path = String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        self.path = path
         slot = RemovedOnSignal.add(path)
     }
 
