@@ -101,6 +101,7 @@ enum Layout {
         plan.containerWidth = options.width.flatMap { $0 > 0 ? $0 : nil }
         plan.ellipsis = options.ellipsis
         plan.nullText = options.nullText
+        plan.maxWidth = options.maxWidth
         plan.explanation = explanation.lines
         return plan
     }

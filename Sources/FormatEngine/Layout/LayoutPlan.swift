@@ -54,6 +54,9 @@ struct LayoutPlan: Sendable, Equatable {
     var bands: [[ColumnLayout]] = []
     /// The whole container's width (notes and titles fit in it); nil is unlimited.
     var containerWidth: Int?
+    /// W3's bound on a text column (`--max-width`; nil: half the container), for a renderer that
+    /// lays out in a container of its own (the HTML page, `HTMLRenderer.tableRules`).
+    var maxWidth: WidthBound?
     /// `--follow` (P5): a later value wider than its column is cut to it even with no width
     /// limit, so the rows that keep coming stay aligned.
     var keepsColumns = false

@@ -44,7 +44,7 @@ extension HTMLRenderer {
         }
         var pads = 0
         for (t, columns) in tables.enumerated() {
-            css += tableRules(columns, index: t)
+            css += tableRules(columns, index: t, maxWidth: plan.maxWidth)
             for column in columns where column.numberParts != nil { pads = max(pads, column.numberParts?.fraction ?? 0) }
         }
         for n in stride(from: 1, through: min(pads, widestPad), by: 1) {
@@ -61,19 +61,26 @@ extension HTMLRenderer {
     /// and, on screen, where rows are blocks, for its cells; right alignment with tabular figures
     /// for numbers (C2), and each column's label for the printed list report (a total row's
     /// first cell too: there it is not the block's title).
-    static func tableRules(_ columns: [ColumnLayout], index t: Int) -> String {
+    /// - Parameter maxWidth: W3's bound on a text column, as the layout has it (`--max-width`):
+    ///   in cells, or a share of the page's width (half when nil).
+    static func tableRules(_ columns: [ColumnLayout], index t: Int, maxWidth: WidthBound? = nil) -> String {
         guard columns.count <= widestStyled else { return ".t\(t){table-layout:auto}" }
         var css = ""
         var cells = ""
         var variables = ""
         var sum = "var(--k)"
         let measure = DisplayWidth(ambiguousIsWide: false)
+        let cap = switch maxWidth {
+        case .cells(let n)?: "calc(\(n) * 1.08ch + 1.3em + 4px)"
+        case .percent(let p)?: "\(p)cqw"
+        case nil: "50cqw"
+        }
         for (k, column) in columns.enumerated() {
             // Its cells' widths, and its heading's longest word (bold, hence the larger factor),
             // with room to spare: a cell that fits exactly is cut by a rounding.
             let word = column.heading.split(separator: " ").map { measure.width(of: String($0)) }.max() ?? 0
             let natural = "calc(max(\(column.width) * 1.08ch, \(word) * 1.2ch) + 1.3em + 4px)"
-            let width = column.alignment == .right ? natural : "min(\(natural),50cqw)"
+            let width = column.alignment == .right ? natural : "min(\(natural),\(cap))"
             variables += "--w\(k):\(width);"
             sum += " + var(--w\(k))"
             let nth = ":nth-child(\(k + 1) of :not(.k))"

@@ -322,6 +322,20 @@ struct HTMLRendererTests {
         #expect(!(try Self.html(csv, fragment: true)).contains("data-"))
     }
 
+    @Test("O6/W3: a text column's widest on the page is --max-width's (cells or a share of the page), half the page without it; numbers are never capped")
+    func pageHonoursMaxWidth() throws {
+        let csv = "name,note,n\nabc,\(String(repeating: "long words here ", count: 20)),12\n"
+        for (bound, cap) in [(nil, ",50cqw)"), ("30%", ",30cqw)"), ("20", ",calc(20 * 1.08ch + 1.3em + 4px))")] as [(String?, String)] {
+            let page = try Self.html(csv) { if let bound { $0.maxWidth = WidthBound(bound) } }
+            let style = page.components(separatedBy: "<style")[1].components(separatedBy: "</style>")[0]
+            // The note column (the second) is capped by the bound; the number column is not.
+            let note = style.components(separatedBy: "--w1:")[1].components(separatedBy: ";")[0]
+            let number = style.components(separatedBy: "--w2:")[1].components(separatedBy: ";")[0]
+            #expect(note.hasSuffix(cap), "\(bound ?? "none"): \(note)")
+            #expect(!number.contains("cqw") && !number.hasPrefix("min("), "\(number)")
+        }
+    }
+
     @Test("O6: --group-by is a tbody per group: its heading row, its rows, its total row")
     func groups() throws {
         let out = try Self.html("region,qty\nEast,1\nWest,2\nEast,3\n") { $0.groupBy = ColumnReference("region") }
