@@ -36,15 +36,7 @@ enum Help {
     ]
 
     /// Every exit status the tool uses (E1).
-    static let exitStatuses: [(code: Int, meaning: String)] = [
-        (0, "success"),
-        (64, "bad usage: an unknown option, a bad value, a column that does not exist"),
-        (65, "malformed or compressed-but-unreadable input (the rows before the fault are printed)"),
-        (66, "an input cannot be opened"),
-        (70, "an internal error (a bug: please report it)"),
-        (74, "a read or write error; --view always with no terminal"),
-        (130, "the live view was left with Ctrl-C (nothing written; unsaved edits asked about first)"),
-    ]
+    static let exitStatuses: [(code: Int, meaning: String)] = ExitStatus.allCases.map { (Int($0.code), $0.meaning) }
 
     // MARK: -h
 

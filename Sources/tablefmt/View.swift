@@ -35,13 +35,13 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
         if when == .auto { return formatOne(file, options, sink) }
         printError("tablefmt: --view always reads its keys from the terminal: give a file, or pipe the rows in")
         printError("try 'tablefmt --help'")
-        return 64
+        return ExitStatus.usage.code
     }
     let tty = open("/dev/tty", O_RDWR | O_NOCTTY)
     guard tty >= 0 else {
         if when == .auto { return formatOne(file, options, sink) }
         printError("tablefmt: --view always needs a terminal: /dev/tty: \(systemMessage(errno))")
-        return 74
+        return ExitStatus.ioFailed.code
     }
     defer { close(tty) }
     // Keys typed while the view gets ready are kept for it, not echoed over the screen (V8).
@@ -79,7 +79,7 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
             do {
                 try sink.write(memory.bytes)
             } catch {
-                return error == .closed ? 0 : 74
+                return error == .closed ? 0 : ExitStatus.ioFailed.code
             }
             return report(result)
         }
@@ -88,7 +88,7 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
     }
     // A pipe that paused with less than a screen: printed, the rest streaming as it comes (P4).
     if peeked.paused && peeked.lines < size.height {
-        do { return report(try TableFormatter.run(peeked, options: options, output: sink)) } catch { return error.kind == .outputClosed ? 0 : 74 }
+        do { return report(try TableFormatter.run(peeked, options: options, output: sink)) } catch { return error.kind == .outputClosed ? 0 : ExitStatus.ioFailed.code }
     }
     return view(input.isRereadable ? input : peeked, options, tty: tty, color: color, sink)
 }
@@ -122,7 +122,7 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
     if let usage = TableFormatter.columnProblem(options, columns: progress.columns) {
         printError("tablefmt: \(usage)")
         printError("try 'tablefmt --help'")
-        return 64
+        return ExitStatus.usage.code
     }
     // Sorts, filters and searches run on a thread of their own, so keys work meanwhile (V8).
     let model = ViewModel(loader: loader, options: options, source: input.name, color: color, width: size.width, height: size.height, runner: ViewRunner(.background))
@@ -137,7 +137,7 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
     let final = loader.progress
     var status: Int32 = 0
     if model.exit == .interrupt {
-        status = 130
+        status = ExitStatus.interrupted.code
     } else if model.hasSelection {
         status = TerminalSession.watching(tty) { writeSelection(model, options: options, source: input.name, tty: tty, sink) }
     }
@@ -151,7 +151,7 @@ func view(_ input: any InputProvider, _ options: FormatOptions, tty: Int32, colo
 
 /// Exit status when the view's terminal went away without SIGHUP ending tablefmt (SIGHUP
 /// ignored, or not sent): the status a shell gives a run SIGHUP ends (V8).
-let terminalGoneStatus: Int32 = 129
+let terminalGoneStatus = ExitStatus.terminalGone.code
 
 /// V8: the terminal went away (hung up, closed, a read or write failed): the reading stops,
 /// nothing is written (as `Ctrl-C`), exit 129. Only standard error hears of it.
@@ -172,14 +172,14 @@ func writeSelection(_ model: ViewModel, options: FormatOptions, source: String, 
         }
         guard let temporary = NamedTemporaryFile(in: TemporaryFiles.directory, prefix: "tablefmt-picked") else {
             printError("tablefmt: cannot make a temporary file in \(TemporaryFiles.directory): \(systemMessage(errno))")
-            return 74
+            return ExitStatus.ioFailed.code
         }
         defer { temporary.remove() }
         try model.writeSelection(to: OutputBuffer(DescriptorSink(fd: temporary.fd)))
         close(temporary.fd)
         let picked = try? FileInput(path: temporary.path)
         temporary.remove()
-        guard let picked else { return 74 }
+        guard let picked else { return ExitStatus.ioFailed.code }
         var again = options
         again.inputFormat = .csv
         again.delimiter = UInt8(ascii: ",")

@@ -15,12 +15,12 @@ func runTool() -> Int32 {
     } catch {
         printError("tablefmt: \(error.message)")
         printError("try 'tablefmt --help'")
-        return 64
+        return ExitStatus.usage.code
     }
     let sink = DescriptorSink(fd: 1)
     if let text = informationRequested(invocation) {
         let buffer = OutputBuffer(sink)
-        do { try buffer.write(text); try buffer.flush() } catch { return error == .closed ? 0 : 74 }
+        do { try buffer.write(text); try buffer.flush() } catch { return error == .closed ? 0 : ExitStatus.ioFailed.code }
         return 0
     }
     var options = invocation.options
@@ -35,22 +35,22 @@ func runTool() -> Int32 {
     let when: ViewWhen
     do { when = try viewWhen(invocation) } catch {
         printError("tablefmt: \(error.message)")
-        return 64
+        return ExitStatus.usage.code
     }
     if options.format == .html && !options.htmlFragment && files.count > 1 {
         printError("tablefmt: -f html writes one page, for one input; name one file, or add --fragment for a table per file")
         printError("try 'tablefmt --help'")
-        return 64
+        return ExitStatus.usage.code
     }
     if when == .always && files.count > 1 {
         printError("tablefmt: --view always shows one input; name one file")
         printError("try 'tablefmt --help'")
-        return 64
+        return ExitStatus.usage.code
     }
     if options.follow && files.count > 1 {
         printError("tablefmt: --follow follows one input; name one file")
         printError("try 'tablefmt --help'")
-        return 64
+        return ExitStatus.usage.code
     }
     if files.count == 1 && (when == .always || (when == .auto && autoMayView(invocation, options))) {
         return viewOrPrint(files[0], options, when, color: viewColors(invocation), sink)
@@ -66,7 +66,7 @@ func runTool() -> Int32 {
         each.title = options.title.map { "\($0) — \(name)" } ?? name
         // No blank line between fragments: it would end the HTML block in Markdown (O6).
         let result = formatOne(file, each, sink, separated: printed && !options.htmlFragment)
-        printed = printed || result != 66
+        printed = printed || result != ExitStatus.cannotOpen.code
         if result == closedOutput { return status }
         status = max(status, result)
     }
@@ -119,7 +119,7 @@ func formatOne(_ file: String, _ options: FormatOptions, _ sink: any OutputSink,
         return writeFailed(error, closed: closedOutput)
     } catch {
         printError("tablefmt: \(error)")
-        return 70
+        return ExitStatus.internalError.code
     }
     return report(result)
 }
@@ -130,7 +130,7 @@ func report(_ result: RunResult) -> Int32 {
     if let usage = result.usageError {
         printError("tablefmt: \(usage)")
         printError("try 'tablefmt --help'")
-        return 64
+        return ExitStatus.usage.code
     }
     for line in result.explanation { printError("tablefmt: layout: \(line)") }
     for warning in result.warnings { printError("tablefmt: warning: \(warning)") }
@@ -161,7 +161,7 @@ func writeFailed(_ error: any Error, closed: Int32) -> Int32 {
     default:
         printError("tablefmt: write error: \(error)")
     }
-    return 74
+    return ExitStatus.ioFailed.code
 }
 
 /// O1: `-f` if given; else `--color always` (or FORCE_COLOR / CLICOLOR_FORCE) means ansi and

@@ -62,11 +62,14 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The exit status that goes with this error (E1).
-    public var exitCode: Int32 {
+    public var status: ExitStatus {
         switch kind {
-        case .malformed: return 65
-        case .cannotOpen: return 66
-        case .readFailed: return 74
+        case .malformed: .malformedInput
+        case .cannotOpen: .cannotOpen
+        case .readFailed: .ioFailed
         }
     }
+
+    /// `status`'s code.
+    public var exitCode: Int32 { status.code }
 }
