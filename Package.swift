@@ -13,9 +13,12 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         // What the system has and Swift's Glibc and Darwin modules leave out (a new thread's CPU), in a header.
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
-        .target(name: "FormatEngine", dependencies: ["CZlib", "CSystem"]),
+        // The layers, each a target that depends only on those below it (docs/ARCHITECTURE.md).
+        // Support: threads, locks, temporary files, reads and writes at an offset.
+        .target(name: "Support", dependencies: ["CSystem"]),
+        .target(name: "FormatEngine", dependencies: ["Support", "CZlib", "CSystem"]),
         .executableTarget(name: "tablefmt", dependencies: ["FormatEngine"]),
-        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "tablefmt", "CZlib", "CSystem"], exclude: ["Resources"]),
+        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "Support", "tablefmt", "CZlib", "CSystem"], exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )

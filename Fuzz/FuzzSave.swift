@@ -57,7 +57,7 @@ private func fileBytes(_ text: [UInt8], size: Int) -> [UInt8] {
     return out
 }
 
-/// The file's bytes now, through the engine's own file reads (Schedule/FileIO.swift).
+/// The file's bytes now, through the engine's own file reads (Sources/Support/FileIO.swift).
 private func readBack(_ path: String) -> [UInt8]? {
     let fd = open(path, O_RDONLY)
     guard fd >= 0 else { return nil }

@@ -35,12 +35,14 @@ package=(-package-name tablefmt)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
-# 1. A snapshot of the engine's sources.
+# 1. A snapshot of the engine's sources and the targets below it, built here as one module: their
+#    imports of each other are taken out of the copies.
 rm -rf "$out/src"
 mkdir -p "$out/src"
-cp -R Sources/FormatEngine "$out/src/"
+cp -R Sources/FormatEngine Sources/Support "$out/src/"
 all_sources=()
-while IFS= read -r -d '' f; do all_sources+=("$f"); done < <(find "$out/src/FormatEngine" -name '*.swift' -print0 | sort -z)
+while IFS= read -r -d '' f; do all_sources+=("$f"); done < <(find "$out/src/FormatEngine" "$out/src/Support" -name '*.swift' -print0 | sort -z)
+for f in "${all_sources[@]}"; do sed -i -e '/^import Support$/d' "$f"; done
 no_json_sources=()
 for f in "${all_sources[@]}"; do
     case ${f##*/} in JSONReader*.swift) ;; *) no_json_sources+=("$f") ;; esac

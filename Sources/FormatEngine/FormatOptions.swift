@@ -1,3 +1,4 @@
+import Support
 /// Output formats (O1).
 public enum OutputFormat: String, Sendable, CaseIterable {
     case plain, ansi, markdown, html

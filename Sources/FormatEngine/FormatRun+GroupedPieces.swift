@@ -1,3 +1,4 @@
+import Support
 /// `--group-by` (without `--sort`) of a CSV or TSV file read in pieces on both cores (W12, P1): the
 /// sizing pass tallies each piece's groups (`GroupTally`: rows, exact running sums, counts at each
 /// checkpoint); the drawing pass draws every piece's rows into one chunk per group, kept in memory

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import Support
 
 /// The drawing pass over a file's pieces (`FormatRun.drawPieces`).
 final class PieceDrawing: @unchecked Sendable {

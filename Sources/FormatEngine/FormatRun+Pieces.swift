@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import Support
 
 /// A regular CSV, TSV or JSON Lines file read in pieces on both cores (P1): each thread reads and
 /// sizes whole pieces, then draws them, instead of one thread reading for the other. Sizing a piece

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// Why a table could not be made: what went wrong, the rule it concerns (see docs/RULES.md),
 /// and where in the input, when that is known.

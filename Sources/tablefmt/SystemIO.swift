@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import FormatEngine
+import Support
 
 /// What the terminal says about itself.
 enum Terminal {

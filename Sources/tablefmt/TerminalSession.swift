@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Dispatch
 import FormatEngine
+import Support
 
 /// What a signal handler needs to put the terminal back: plain values, set before the handlers
 /// are installed, read only by them (async-signal-safe: `write`, `fcntl`, `tcsetattr`, `tcflush`,

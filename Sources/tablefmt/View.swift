@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import FormatEngine
+import Support
 
 /// V1: `--view`, else `TABLEFMT_VIEW`, else auto.
 func viewWhen(_ invocation: Invocation) throws(UsageError) -> ViewWhen {

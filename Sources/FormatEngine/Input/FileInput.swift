@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// The system's words for an errno value.
 public func systemMessage(_ code: Int32) -> String {

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// Waits for a followed file to change (I10): inotify on Linux (each open file, and the folder
 /// for a file created again under its name), kqueue on macOS (the same), else a short sleep.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// The files a follow reads (I10): the open one, where it has been read to, and the files that
 /// came under its name since (log rotation), each opened as soon as it is seen and read in turn.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// The bytes of a followed file (or pipe): at the file's end it waits (`FileWatcher`) for more;
 /// a file truncated, rewritten, or replaced under its name (log rotation, `FollowFiles`) is read

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// `--follow FILE` (I10): a file read to its end and then watched for more, as `tail -F` does.
 /// It reads as a pipe would (never again from its start, never at an end until `stop`): the printer

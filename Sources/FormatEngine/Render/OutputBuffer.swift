@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// Why output stopped.
 public enum OutputError: Error, Sendable, Equatable {

@@ -1,3 +1,4 @@
+import Support
 /// Why a save did not happen: one line, `WHERE: what` (E1), and whether another name may work.
 package struct SaveError: Error, Sendable, Equatable, CustomStringConvertible {
     package var message: String

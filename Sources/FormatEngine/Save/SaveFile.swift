@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// Replacing a file all at once (V10): the new bytes go to a temporary file beside it, are
 /// flushed to the disk, and take its name in one rename, so a reader sees the old file or the

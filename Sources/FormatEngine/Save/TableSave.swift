@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// Saving a viewed table with its edits (V10): the file read again only where it must be (its
 /// header, to learn its dialect; its rows' places, unless the view's index has them), then

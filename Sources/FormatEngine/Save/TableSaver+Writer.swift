@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 extension TableSaver {
     /// What a save writes for one row of the new order: a block of the file's bytes (a run of

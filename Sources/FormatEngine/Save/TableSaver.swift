@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// Writes a table with its edits applied without losing anything (V10): every row not changed is
 /// its bytes as read, copied in large blocks from the file (a run of untouched rows is one copy);

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
+import Support
 
 /// Bytes `start..<end` of a regular file, read by offset (`pread`), so that several pieces of one
 /// file can be read at once. At its end the file must still be as it was when first opened (I7):

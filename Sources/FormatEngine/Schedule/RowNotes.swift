@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// The sizing pass's notes of a file's rows (`RowIndex`), held for the drawing pass: in memory up
 /// to `budget` bytes, past it in a temporary file under `TMPDIR`, unlinked as soon as it is made,

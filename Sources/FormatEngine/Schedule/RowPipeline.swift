@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 
 /// Reads a table's rows on a second thread while the caller processes them, in order, on its own
 /// (P1: parsing and drawing overlap on two cores). Used for regular files, whose rows are all

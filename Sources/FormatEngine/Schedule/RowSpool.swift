@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// The rows a view moves through, by row number (0 is the first data row): held in memory
 /// (tests, and small inputs), or spooled to a temporary file (`RowSpool`).

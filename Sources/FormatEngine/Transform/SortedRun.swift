@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// A binary heap of run numbers, the first by an order given at each change (a merge's runs, each
 /// by its current row).

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// A regular file's rows found again where they are (V7): an index of where each row starts in
 /// the file, 8 bytes a row, and the rows parsed again from those bytes when they are shown, by a

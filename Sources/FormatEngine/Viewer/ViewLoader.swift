@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// Reads an input into a `RowSpool` on its own thread, so the view shows the first rows at once
 /// and keeps counting while the person moves (V7). The rows are read exactly as the printed

@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 
 /// Where a view's edits are saved (V10): the input it read, and what its file on disk must still
 /// be for `w` to write over it (as it was opened, then as last saved).

@@ -1,4 +1,5 @@
 import Dispatch
+import Support
 
 /// Does the view's long work (`ViewWork`) and hands its messages to the key loop (V3, V5, V8).
 /// One work is live at a time: starting one, or `cancel`, makes the one before stale; a stale

@@ -4,6 +4,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// Work the view asks for that goes through every row (V3, V5, V8): a sort, a filter, a search.
 /// It is a value the state holds while it waits for the answer (`ViewState.running`); a

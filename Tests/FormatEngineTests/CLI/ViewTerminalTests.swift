@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// The release binary's view on a pseudo-terminal, end to end (V1, V6, V8): it draws, takes keys,
 /// quits, writes the selection, and leaves the terminal as it found it.

@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// What a followed file's reader keeps across the ways writers rotate and rewrite files (I10):
 /// writes to the old file after the new one appears, rotations while a backlog is read, a file

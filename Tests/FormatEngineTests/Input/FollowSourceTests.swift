@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// A followed file's bytes (I10), read on a thread while the test appends, rotates and truncates
 /// it: with the system's events (inotify, kqueue) and with the polling fallback.

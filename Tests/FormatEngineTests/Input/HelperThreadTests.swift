@@ -7,6 +7,7 @@ import CSystem
 import Dispatch
 import Testing
 @testable import FormatEngine
+import Support
 
 /// P1: the second core's thread (`HelperThread`) runs its work at once on a thread of its own, and
 /// is then free to run on every CPU the process may use (it starts on another CPU than its

@@ -6,6 +6,7 @@ import Darwin
 import Foundation
 import Testing
 @testable import FormatEngine
+import Support
 
 /// `OutputBuffer.copy(fromFile:)`: bytes of a file written to the output as if written from
 /// memory, straight from the file where the sink can (`DescriptorSink` on Linux: `sendfile`), read

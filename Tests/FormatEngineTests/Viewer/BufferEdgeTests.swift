@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// Issue 44: files of every size around each buffer the view's open, edit and save use (4 KiB
 /// probes, 64 KiB blocks and samples, the 384 KiB below which a file is hashed whole, the saver's

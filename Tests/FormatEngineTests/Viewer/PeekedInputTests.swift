@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// V1: before the view opens, the input is read ahead to see whether it fits the screen; a pipe
 /// whose writer never pauses must not keep the view from opening.

@@ -7,6 +7,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Support
 
 /// V10, issue 44: a save stopped by a signal leaves nothing behind. The temporary file a save
 /// writes beside the user's file is named to `RemovedOnSignal` for as long as it exists by that

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+import Support
 
 /// Following rows as they come (V9), as keys and frames: a view whose rows arrive in batches, as
 /// the loader would publish them, driven without a terminal or a thread.

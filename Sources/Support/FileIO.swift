@@ -41,14 +41,14 @@ package func systemWrite(_ fd: Int32, from bytes: UnsafeRawBufferPointer) -> Int
 
 /// One `pread` of `fd` at `offset` into `buffer`: at most `buffer.count` bytes.
 /// - Returns: what `pread` returns (the count, 0 at the end, -1 with `errno`).
-func positionedRead(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
+package func positionedRead(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
     guard buffer.count > 0 else { return 0 }
     return pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
 }
 
 /// One `pread` of `fd` at `offset` into the first `count` bytes of `buffer` (all of it when nil).
 /// - Precondition: `count` is within the array.
-func positionedRead(_ fd: Int32, into buffer: inout [UInt8], count: Int? = nil, at offset: Int64) -> Int {
+package func positionedRead(_ fd: Int32, into buffer: inout [UInt8], count: Int? = nil, at offset: Int64) -> Int {
     let count = count ?? buffer.count
     precondition(count >= 0 && count <= buffer.count, "a read of \(count) bytes into a buffer of \(buffer.count)")
     return buffer.withUnsafeMutableBytes { positionedRead(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<count]), at: offset) }
@@ -56,7 +56,7 @@ func positionedRead(_ fd: Int32, into buffer: inout [UInt8], count: Int? = nil, 
 
 /// Fills the whole of `buffer` from `fd` at `offset`, retrying short reads and interruptions.
 /// - Returns: false when the file ends first or the read fails.
-func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Bool {
+package func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Bool {
     var done = 0
     while done < buffer.count {
         let n = positionedRead(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + Int64(done))
@@ -69,14 +69,14 @@ func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offse
 
 /// Reads `count` bytes of `fd` at `offset` into the start of `buffer` (see above).
 /// - Precondition: `count` is within the array.
-func readFully(_ fd: Int32, into buffer: inout [UInt8], count: Int, at offset: Int64) -> Bool {
+package func readFully(_ fd: Int32, into buffer: inout [UInt8], count: Int, at offset: Int64) -> Bool {
     precondition(count >= 0 && count <= buffer.count, "a read of \(count) bytes into a buffer of \(buffer.count)")
     return buffer.withUnsafeMutableBytes { readFully(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<count]), at: offset) }
 }
 
 /// Writes all of `bytes` to `fd` at `offset`, retrying short writes and interruptions.
 /// - Returns: 0, or the `errno` of the write that failed.
-func writeFully(_ fd: Int32, from bytes: UnsafeRawBufferPointer, at offset: Int64) -> Int32 {
+package func writeFully(_ fd: Int32, from bytes: UnsafeRawBufferPointer, at offset: Int64) -> Int32 {
     var done = 0
     while done < bytes.count {
         let rest = UnsafeRawBufferPointer(rebasing: bytes[done...])
@@ -92,7 +92,7 @@ func writeFully(_ fd: Int32, from bytes: UnsafeRawBufferPointer, at offset: Int6
 
 /// Writes the first `count` bytes of `bytes` to `fd` at `offset` (see above).
 /// - Precondition: `count` is within the array.
-func writeFully(_ fd: Int32, from bytes: [UInt8], count: Int, at offset: Int64) -> Int32 {
+package func writeFully(_ fd: Int32, from bytes: [UInt8], count: Int, at offset: Int64) -> Int32 {
     precondition(count >= 0 && count <= bytes.count, "a write of \(count) bytes from a buffer of \(bytes.count)")
     return bytes.withUnsafeBytes { writeFully(fd, from: UnsafeRawBufferPointer(rebasing: $0[0..<count]), at: offset) }
 }

@@ -17,7 +17,7 @@ package enum TemporaryFiles {
 /// A new, empty temporary file in `directory`, unlinked as soon as it is made, so that nothing is
 /// left behind however the program ends (sorted runs, the view's spool).
 /// - Returns: its descriptor, or -1 with `errno` set.
-func unlinkedTemporaryFile(in directory: String, prefix: String) -> Int32 {
+package func unlinkedTemporaryFile(in directory: String, prefix: String) -> Int32 {
     guard let (fd, path) = madeTemporaryFile(in: directory, prefix: prefix) else { return -1 }
     unlink(path)
     return fd

@@ -13,7 +13,7 @@ import Dispatch
 /// thread that made it waited there up to 4 ms (a scheduler tick) to be moved to the idle one; the
 /// helper of the sizing pass started 2 ms late on average, a wall time the second core could have
 /// halved. Started on another CPU (Linux), it runs within 0.1 ms, then may run on any.
-enum HelperThread {
+package enum HelperThread {
     /// The work, and the CPUs the process may run on (to be given back to the new thread).
     private final class Work {
         let body: @Sendable () -> Void
@@ -30,7 +30,7 @@ enum HelperThread {
 
     /// Runs `body` on a new thread and returns at once; the caller waits for what `body` signals.
     /// Where no thread can be made, `body` runs on Dispatch's global queue instead.
-    static func start(_ body: @escaping @Sendable () -> Void) {
+    package static func start(_ body: @escaping @Sendable () -> Void) {
         let work = Work(body)
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)

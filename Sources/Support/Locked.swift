@@ -7,11 +7,11 @@ import Darwin
 /// A value two threads share, every access under one mutex. Used where `Synchronization`'s
 /// `Atomic` would do, so the package needs no newer platform than macOS 13 (the pipeline takes
 /// the lock a few times per batch of rows, never per row).
-final class Locked<Value>: @unchecked Sendable {
-    private var value: Value
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+package final class Locked<Value>: @unchecked Sendable {
+    @usableFromInline var value: Value
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init(_ value: Value) {
+    package init(_ value: Value) {
         self.value = value
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
@@ -25,19 +25,21 @@ final class Locked<Value>: @unchecked Sendable {
     }
 
     /// Runs `body` on the value with the lock held.
-    func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
+    @inlinable
+    package func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return body(&value)
     }
 
-    var current: Value { withLock { $0 } }
+    @inlinable
+    package var current: Value { withLock { $0 } }
 }
 
 /// A value handed to another thread that reads it from then on (rows every reader may read from
 /// any thread, a closure each thread calls for parts of its own, an input the thread alone opens):
 /// the one place the compiler is told so.
-struct Handed<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
+package struct Handed<Value>: @unchecked Sendable {
+    package let value: Value
+    package init(_ value: Value) { self.value = value }
 }
