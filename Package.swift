@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.2
 import PackageDescription
 
 let package = Package(
@@ -15,7 +15,7 @@ let package = Package(
         .systemLibrary(name: "CSystem", path: "Sources/CSystem"),
         // The layers, each a target that depends only on those below it (docs/ARCHITECTURE.md).
         // Support: threads, locks, temporary files, reads and writes at an offset.
-        .target(name: "Support", dependencies: ["CSystem"]),
+        .target(name: "Support", dependencies: ["CSystem"], swiftSettings: [.strictMemorySafety()]),
         .target(name: "FormatEngine", dependencies: ["Support", "CZlib", "CSystem"]),
         .executableTarget(name: "tablefmt", dependencies: ["FormatEngine"]),
         .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "Support", "tablefmt", "CZlib", "CSystem"], exclude: ["Resources"]),

@@ -16,7 +16,7 @@ import Darwin
 package func systemRead(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) -> Int {
     guard buffer.count > 0 else { return 0 }
     #if canImport(Glibc)
-    return Glibc.read(fd, buffer.baseAddress, buffer.count)
+    return unsafe Glibc.read(fd, buffer.baseAddress, buffer.count)
     #else
     return Darwin.read(fd, buffer.baseAddress, buffer.count)
     #endif
@@ -24,7 +24,7 @@ package func systemRead(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer)
 
 /// One `read` of `fd` into the whole of `buffer` (see above).
 package func systemRead(_ fd: Int32, into buffer: inout [UInt8]) -> Int {
-    buffer.withUnsafeMutableBytes { systemRead(fd, into: $0) }
+    unsafe buffer.withUnsafeMutableBytes { unsafe systemRead(fd, into: $0) }
 }
 
 /// One `write` to `fd` of `bytes`: at most `bytes.count` of them.
@@ -33,7 +33,7 @@ package func systemRead(_ fd: Int32, into buffer: inout [UInt8]) -> Int {
 package func systemWrite(_ fd: Int32, from bytes: UnsafeRawBufferPointer) -> Int {
     guard bytes.count > 0 else { return 0 }
     #if canImport(Glibc)
-    return Glibc.write(fd, bytes.baseAddress, bytes.count)
+    return unsafe Glibc.write(fd, bytes.baseAddress, bytes.count)
     #else
     return Darwin.write(fd, bytes.baseAddress, bytes.count)
     #endif
@@ -43,7 +43,7 @@ package func systemWrite(_ fd: Int32, from bytes: UnsafeRawBufferPointer) -> Int
 /// - Returns: what `pread` returns (the count, 0 at the end, -1 with `errno`).
 package func positionedRead(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Int {
     guard buffer.count > 0 else { return 0 }
-    return pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
+    return unsafe pread(fd, buffer.baseAddress, buffer.count, off_t(offset))
 }
 
 /// One `pread` of `fd` at `offset` into the first `count` bytes of `buffer` (all of it when nil).
@@ -51,7 +51,7 @@ package func positionedRead(_ fd: Int32, into buffer: UnsafeMutableRawBufferPoin
 package func positionedRead(_ fd: Int32, into buffer: inout [UInt8], count: Int? = nil, at offset: Int64) -> Int {
     let count = count ?? buffer.count
     precondition(count >= 0 && count <= buffer.count, "a read of \(count) bytes into a buffer of \(buffer.count)")
-    return buffer.withUnsafeMutableBytes { positionedRead(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<count]), at: offset) }
+    return unsafe buffer.withUnsafeMutableBytes { unsafe positionedRead(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<count]), at: offset) }
 }
 
 /// Fills the whole of `buffer` from `fd` at `offset`, retrying short reads and interruptions.
@@ -59,7 +59,7 @@ package func positionedRead(_ fd: Int32, into buffer: inout [UInt8], count: Int?
 package func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) -> Bool {
     var done = 0
     while done < buffer.count {
-        let n = positionedRead(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + Int64(done))
+        let n = unsafe positionedRead(fd, into: UnsafeMutableRawBufferPointer(rebasing: buffer[done...]), at: offset + Int64(done))
         if n < 0 && errno == EINTR { continue }
         if n <= 0 { return false }
         done += n
@@ -71,7 +71,7 @@ package func readFully(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, 
 /// - Precondition: `count` is within the array.
 package func readFully(_ fd: Int32, into buffer: inout [UInt8], count: Int, at offset: Int64) -> Bool {
     precondition(count >= 0 && count <= buffer.count, "a read of \(count) bytes into a buffer of \(buffer.count)")
-    return buffer.withUnsafeMutableBytes { readFully(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<count]), at: offset) }
+    return unsafe buffer.withUnsafeMutableBytes { unsafe readFully(fd, into: UnsafeMutableRawBufferPointer(rebasing: $0[0..<count]), at: offset) }
 }
 
 /// Writes all of `bytes` to `fd` at `offset`, retrying short writes and interruptions.
@@ -79,8 +79,8 @@ package func readFully(_ fd: Int32, into buffer: inout [UInt8], count: Int, at o
 package func writeFully(_ fd: Int32, from bytes: UnsafeRawBufferPointer, at offset: Int64) -> Int32 {
     var done = 0
     while done < bytes.count {
-        let rest = UnsafeRawBufferPointer(rebasing: bytes[done...])
-        let n = pwrite(fd, rest.baseAddress, rest.count, off_t(offset) + off_t(done))
+        let rest = unsafe UnsafeRawBufferPointer(rebasing: bytes[done...])
+        let n = unsafe pwrite(fd, rest.baseAddress, rest.count, off_t(offset) + off_t(done))
         if n < 0 {
             if errno == EINTR { continue }
             return errno
@@ -94,5 +94,5 @@ package func writeFully(_ fd: Int32, from bytes: UnsafeRawBufferPointer, at offs
 /// - Precondition: `count` is within the array.
 package func writeFully(_ fd: Int32, from bytes: [UInt8], count: Int, at offset: Int64) -> Int32 {
     precondition(count >= 0 && count <= bytes.count, "a write of \(count) bytes from a buffer of \(bytes.count)")
-    return bytes.withUnsafeBytes { writeFully(fd, from: UnsafeRawBufferPointer(rebasing: $0[0..<count]), at: offset) }
+    return unsafe bytes.withUnsafeBytes { unsafe writeFully(fd, from: UnsafeRawBufferPointer(rebasing: $0[0..<count]), at: offset) }
 }

@@ -15,17 +15,17 @@ import Dispatch
 /// halved. Started on another CPU (Linux), it runs within 0.1 ms, then may run on any.
 package enum HelperThread {
     /// The work, and the CPUs the process may run on (to be given back to the new thread).
-    private final class Work {
+    @safe private final class Work {
         let body: @Sendable () -> Void
         let allowed = UnsafeMutablePointer<UInt>.allocate(capacity: Int(TABLEFMT_CPU_WORDS))
         var startsElsewhere = false
 
         init(_ body: @escaping @Sendable () -> Void) {
             self.body = body
-            allowed.initialize(repeating: 0, count: Int(TABLEFMT_CPU_WORDS))
+            unsafe allowed.initialize(repeating: 0, count: Int(TABLEFMT_CPU_WORDS))
         }
 
-        deinit { allowed.deallocate() }
+        deinit { unsafe allowed.deallocate() }
     }
 
     /// Runs `body` on a new thread and returns at once; the caller waits for what `body` signals.
@@ -33,32 +33,32 @@ package enum HelperThread {
     package static func start(_ body: @escaping @Sendable () -> Void) {
         let work = Work(body)
         var attributes = pthread_attr_t()
-        pthread_attr_init(&attributes)
-        defer { pthread_attr_destroy(&attributes) }
-        pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-        work.startsElsewhere = tablefmt_start_elsewhere(&attributes, work.allowed) != 0
-        let context = Unmanaged.passRetained(work).toOpaque()
+        unsafe pthread_attr_init(&attributes)
+        defer { unsafe pthread_attr_destroy(&attributes) }
+        unsafe pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
+        work.startsElsewhere = unsafe tablefmt_start_elsewhere(&attributes, work.allowed) != 0
+        let context = unsafe Unmanaged.passRetained(work).toOpaque()
 #if canImport(Darwin)
         var thread: pthread_t?
 #else
         var thread = pthread_t()
 #endif
         // (The thread's argument is optional on Linux, not on Darwin: `run` takes either.)
-        let made = pthread_create(&thread, &attributes, { context in
-            HelperThread.run(context)
+        let made = unsafe pthread_create(&thread, &attributes, { context in
+            unsafe HelperThread.run(context)
             return nil
-        }, context)
+        }, unsafe context)
         if made != 0 {
-            Unmanaged<Work>.fromOpaque(context).release()
+            unsafe Unmanaged<Work>.fromOpaque(context).release()
             DispatchQueue.global().async(execute: body)
         }
     }
 
     /// The new thread's start: its CPUs given back, then the work.
     private static func run(_ context: UnsafeMutableRawPointer?) {
-        guard let context else { return }
-        let work = Unmanaged<Work>.fromOpaque(context).takeRetainedValue()
-        if work.startsElsewhere { tablefmt_allow(work.allowed) }
+        guard let context = unsafe context else { return }
+        let work = unsafe Unmanaged<Work>.fromOpaque(context).takeRetainedValue()
+        if work.startsElsewhere { unsafe tablefmt_allow(work.allowed) }
         work.body()
     }
 }

@@ -7,28 +7,28 @@ import Darwin
 /// A value two threads share, every access under one mutex. Used where `Synchronization`'s
 /// `Atomic` would do, so the package needs no newer platform than macOS 13 (the pipeline takes
 /// the lock a few times per batch of rows, never per row).
-package final class Locked<Value>: @unchecked Sendable {
+@safe package final class Locked<Value>: @unchecked Sendable {
     @usableFromInline var value: Value
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
     package init(_ value: Value) {
         self.value = value
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
+        unsafe mutex = .allocate(capacity: 1)
+        unsafe mutex.initialize(to: pthread_mutex_t())
+        unsafe pthread_mutex_init(mutex, nil)
     }
 
     deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        unsafe pthread_mutex_destroy(mutex)
+        unsafe mutex.deinitialize(count: 1)
+        unsafe mutex.deallocate()
     }
 
     /// Runs `body` on the value with the lock held.
     @inlinable
     package func withLock<Result>(_ body: (inout Value) -> Result) -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
+        unsafe pthread_mutex_lock(mutex)
+        defer { unsafe pthread_mutex_unlock(mutex) }
         return body(&value)
     }
 

@@ -9,7 +9,7 @@ import Darwin
 package enum TemporaryFiles {
     /// `TMPDIR` when set, else `/tmp`.
     package static var directory: String {
-        if let value = getenv("TMPDIR"), value.pointee != 0 { return String(cString: value) }
+        if let value = unsafe getenv("TMPDIR"), unsafe value.pointee != 0 { return unsafe String(cString: value) }
         return "/tmp"
     }
 }
@@ -19,7 +19,7 @@ package enum TemporaryFiles {
 /// - Returns: its descriptor, or -1 with `errno` set.
 package func unlinkedTemporaryFile(in directory: String, prefix: String) -> Int32 {
     guard let (fd, path) = madeTemporaryFile(in: directory, prefix: prefix) else { return -1 }
-    unlink(path)
+    unsafe unlink(path)
     return fd
 }
 
@@ -27,7 +27,7 @@ package func unlinkedTemporaryFile(in directory: String, prefix: String) -> Int3
 /// - Returns: the new file's descriptor and path, or nil with `errno` set.
 private func madeTemporaryFile(in directory: String, prefix: String) -> (fd: Int32, path: String)? {
     var template = Array((directory + "/" + prefix + "-XXXXXX").utf8CString)
-    let fd = template.withUnsafeMutableBufferPointer { $0.baseAddress.map { mkstemp($0) } ?? -1 }
+    let fd = unsafe template.withUnsafeMutableBufferPointer { unsafe $0.baseAddress.map { unsafe mkstemp($0) } ?? -1 }
     guard fd >= 0 else { return nil }
     return (fd, String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
 }
@@ -58,7 +58,7 @@ package struct NamedTemporaryFile {
 
     /// Removes the file (its descriptor is the caller's to close).
     package func remove() {
-        unlink(path)
+        unsafe unlink(path)
         RemovedOnSignal.release(slot)
     }
 }
@@ -71,13 +71,13 @@ package enum RemovedOnSignal {
     private static let capacity = 4096
     nonisolated(unsafe) private static let paths: UnsafeMutablePointer<CChar> = {
         let memory = UnsafeMutablePointer<CChar>.allocate(capacity: slots * capacity)
-        memory.initialize(repeating: 0, count: slots * capacity)
-        return memory
+        unsafe memory.initialize(repeating: 0, count: slots * capacity)
+        return unsafe memory
     }()
     private static let taken = Locked([Bool](repeating: false, count: slots))
 
     /// Makes the memory now, before any handler that reads it is installed.
-    package static func prepare() { _ = paths }
+    package static func prepare() { _ = unsafe paths }
 
     /// Names `path` to be removed on a signal. - Returns: its slot; nil when every slot is taken
     /// or the path is too long (then it is not removed on a signal).
@@ -89,24 +89,24 @@ package enum RemovedOnSignal {
             taken[free] = true
             return free
         }) else { return nil }
-        let base = paths + slot * capacity
-        for (k, b) in bytes.enumerated().dropFirst() { base[k] = b }
-        base.pointee = bytes[0]
+        let base = unsafe paths + slot * capacity
+        for (k, b) in bytes.enumerated().dropFirst() { unsafe base[k] = b }
+        unsafe base.pointee = bytes[0]
         return slot
     }
 
     /// Forgets the path in `slot`.
     static func release(_ slot: Int?) {
         guard let slot else { return }
-        (paths + slot * capacity).pointee = 0
+        unsafe (paths + slot * capacity).pointee = 0
         taken.withLock { $0[slot] = false }
     }
 
     /// Removes every path named (from a signal handler: no allocation, no lock).
     package static func removeAll() {
         for slot in 0..<slots {
-            let base = paths + slot * capacity
-            if base.pointee != 0 { unlink(base) }
+            let base = unsafe paths + slot * capacity
+            if unsafe base.pointee != 0 { unsafe unlink(base) }
         }
     }
 }
