@@ -197,12 +197,19 @@ final class FollowFiles {
             return []
         }
         guard size > file.offset else { return [] }
-        var bytes = [UInt8](repeating: 0, count: Int(min(size - file.offset, 1 << 20)))
-        let n = positionedRead(file.fd, into: &bytes, at: file.offset)
-        guard n > 0, let end = units.lastLineEnd(in: bytes[0..<n]) else { return [] }
-        left = (file.fd, file.offset + Int64(end))
-        bytes.removeSubrange(end...)
-        return bytes
+        // A MiB at first; more while no line has ended in what was read (a long late line).
+        var want = min(size - file.offset, 1 << 20)
+        while true {
+            var bytes = [UInt8](repeating: 0, count: Int(want))
+            let n = positionedRead(file.fd, into: &bytes, at: file.offset)
+            if n > 0, let end = units.lastLineEnd(in: bytes[0..<n]) {
+                left = (file.fd, file.offset + Int64(end))
+                bytes.removeSubrange(end...)
+                return bytes
+            }
+            guard n == bytes.count, want < size - file.offset else { return [] }  // the line goes on
+            want = min(size - file.offset, 2 * want)
+        }
     }
 
     private func dropLeft() {

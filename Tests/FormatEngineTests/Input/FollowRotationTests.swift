@@ -62,6 +62,28 @@ struct FollowRotationTests {
         #expect(result.news.current == ["log.csv was replaced: read from the new file's start"])
     }
 
+    @Test("I10: a long line written late to the file left (about the first read's MiB: −1, 0, +1 bytes) is read whole",
+          arguments: [(1 << 20) - 1, 1 << 20, (1 << 20) + 1])
+    func longLateLine(length: Int) throws {
+        let old = Locked<Int32>(-1)
+        defer { close(old.current) }
+        // The row `2,xxx…` with its line feed is `length` bytes.
+        let late = "2," + String(repeating: "x", count: length - 3) + "\n"
+        let result = try Kit.follow("id,name\n1,a\n", events: true, skipsHeader: true, steps: [
+            ({ path in
+                old.withLock { $0 = open(path, O_WRONLY | O_APPEND) }
+                rename(path, path + ".1")
+                Kit.append("id,name\n")(path)
+            }, "1,a\n"),
+            ({ _ in
+                usleep(1_500_000)  // the follow has moved to the new file
+                _ = late.withCString { write(old.current, $0, strlen($0)) }
+            }, String(late.suffix(40))),
+            ({ path in Kit.append("3,new\n")(path) }, "3,new\n"),
+        ])
+        #expect(result.text == "id,name\n1,a\n" + late + "3,new\n", "\(result.text.count) bytes read")
+    }
+
     /// A reader driven by hand: `step` reads once (only while bytes wait, so it never blocks);
     /// `finish` reads on a thread until `until` has come (or 5 s), then stops it.
     final class Driven: @unchecked Sendable {
