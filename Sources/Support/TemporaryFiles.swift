@@ -23,17 +23,31 @@ package func unlinkedTemporaryFile(in directory: String, prefix: String) -> Int3
     return fd
 }
 
-/// The one maker of temporary files: `mkstemp` on `directory/prefix-XXXXXX`.
+/// The one maker of temporary files: `directory/prefix-` and twelve random letters and digits,
+/// created with `O_CREAT | O_EXCL` (mode 0600), another name tried while the name is taken.
+/// `naming` is called with each name before the file is made by it (and `unnaming` when it is
+/// not), so that a signal handler that removes what was named never misses the file.
 /// - Returns: the new file's descriptor and path, or nil with `errno` set.
-private func madeTemporaryFile(in directory: String, prefix: String) -> (fd: Int32, path: String)? {
-    var template = Array((directory + "/" + prefix + "-XXXXXX").utf8CString)
-    let fd = unsafe template.withUnsafeMutableBufferPointer { unsafe $0.baseAddress.map { unsafe mkstemp($0) } ?? -1 }
-    guard fd >= 0 else { return nil }
-    return (fd, String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+private func madeTemporaryFile(in directory: String, prefix: String,
+                               naming: (String) -> Void = { _ in }, unnaming: () -> Void = {}) -> (fd: Int32, path: String)? {
+    let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789".utf8)
+    var random = SystemRandomNumberGenerator()
+    for _ in 0..<100 {
+        let suffix = String(decoding: (0..<12).map { _ in letters[Int(random.next(upperBound: UInt(letters.count)))] }, as: UTF8.self)
+        let path = directory + "/" + prefix + "-" + suffix
+        naming(path)
+        let fd = unsafe open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 { return (fd, path) }
+        let failure = errno
+        unnaming()
+        errno = failure
+        guard failure == EEXIST else { return nil }
+    }
+    return nil
 }
 
 /// A temporary file that must keep its name while it is written (the file a save renames over
-/// the user's, the selection read back by name): made by `mkstemp` from `directory/prefix-XXXXXX`,
+/// the user's, the selection read back by name): made from `directory/prefix-` and random letters,
 /// and named to `RemovedOnSignal` until `kept()` or `remove()`, so a signal that ends tablefmt
 /// meanwhile leaves nothing behind. Every way out of its maker calls one of them.
 package struct NamedTemporaryFile {
@@ -45,10 +59,14 @@ package struct NamedTemporaryFile {
 
     /// Makes the file. - Returns: nil with `errno` set when it cannot be made.
     package init?(in directory: String, prefix: String) {
-        guard let (fd, path) = madeTemporaryFile(in: directory, prefix: prefix) else { return nil }
+        // Named before it exists: a signal at any moment after it is made finds its name.
+        var slot: Int?
+        guard let (fd, path) = madeTemporaryFile(in: directory, prefix: prefix,
+                                                 naming: { slot = RemovedOnSignal.add($0) },
+                                                 unnaming: { RemovedOnSignal.release(slot) }) else { return nil }
         self.fd = fd
         self.path = path
-        slot = RemovedOnSignal.add(path)
+        self.slot = slot
     }
 
     /// The file has taken another name (renamed) or is to stay: no longer removed on a signal.

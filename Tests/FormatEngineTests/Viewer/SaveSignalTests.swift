@@ -71,16 +71,29 @@ struct SaveSignalTests {
             session.send("e")
             session.send("\u{15}Z\r")
             #expect(session.read(until: "1 changed", seconds: 30))
-            session.send("w")
-            // As soon as the temporary copy is there, the signal.
-            let deadline = Date().addingTimeInterval(20)
-            while Date() < deadline, (try? Self.leftovers(dir))?.isEmpty != false, !session.screen.contains("saved to") {
-                usleep(200)
-                session.drain(milliseconds: 0)
+            // As soon as the temporary copy is there, the signal: a thread of its own watches the
+            // folder, so that reading the screen never hides the save (some 40 ms) from it.
+            let sent = Locked(false), over = Locked(false)
+            let pid = session.pid
+            let watcher = Thread {
+                while !over.current {
+                    if (try? Self.leftovers(dir))?.isEmpty == false {
+                        kill(pid, signal)
+                        sent.withLock { $0 = true }
+                        return
+                    }
+                    usleep(100)
+                }
             }
-            if try !Self.leftovers(dir).isEmpty {
+            watcher.start()
+            session.send("w")
+            let deadline = Date().addingTimeInterval(20)
+            while Date() < deadline, !sent.current, !session.screen.contains("saved to") {
+                session.drain(milliseconds: 20)
+            }
+            over.withLock { $0 = true }
+            if sent.current {
                 caught = true
-                kill(session.pid, signal)
                 #expect(session.wait(seconds: 20) == 128 + signal)
                 #expect(try Self.leftovers(dir).isEmpty, "the temporary copy is removed")
                 #expect(try Data(contentsOf: url) == Data(text), "the file is as it was")
