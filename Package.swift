@@ -16,7 +16,13 @@ let package = Package(
         // The layers, each a target that depends only on those below it (docs/ARCHITECTURE.md).
         // Support: threads, locks, temporary files, reads and writes at an offset.
         .target(name: "Support", dependencies: ["CSystem"], swiftSettings: [.strictMemorySafety()]),
-        .target(name: "FormatEngine", dependencies: ["Support", "CZlib", "CSystem"]),
+        // Text: display width, sanitizing, cutting and wrapping text to a width.
+        .target(name: "Text"),
+        // Input: bytes to rows (CSV, TSV, JSON, JSON Lines; gzip; encodings), and where each row's fields lie.
+        .target(name: "Input", dependencies: ["Text", "Support", "CZlib", "CSystem"]),
+        // Profile: each column's kind, unit, widths and words (C1–C5), from its cells.
+        .target(name: "Profile", dependencies: ["Input", "Text"]),
+        .target(name: "FormatEngine", dependencies: ["Profile", "Input", "Text", "Support", "CZlib", "CSystem"]),
         .executableTarget(name: "tablefmt", dependencies: ["FormatEngine"]),
         .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "Support", "tablefmt", "CZlib", "CSystem"], exclude: ["Resources"]),
     ],

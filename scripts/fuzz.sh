@@ -39,10 +39,16 @@ out=$(cd "$out" && pwd)
 #    imports of each other are taken out of the copies.
 rm -rf "$out/src"
 mkdir -p "$out/src"
-cp -R Sources/FormatEngine Sources/Support "$out/src/"
+# The layers the engine is built from, lowest first (Package.swift's targets).
+layers=(Support Text Input Profile FormatEngine)
+layer_imports=()
+for layer in "${layers[@]}"; do
+    cp -R "Sources/$layer" "$out/src/"
+    layer_imports+=(-e "/^\(@_exported \)\{0,1\}import $layer\$/d")
+done
 all_sources=()
-while IFS= read -r -d '' f; do all_sources+=("$f"); done < <(find "$out/src/FormatEngine" "$out/src/Support" -name '*.swift' -print0 | sort -z)
-for f in "${all_sources[@]}"; do sed -i -e '/^import Support$/d' "$f"; done
+while IFS= read -r -d '' f; do all_sources+=("$f"); done < <(for layer in "${layers[@]}"; do find "$out/src/$layer" -name '*.swift' -print0; done | sort -z)
+for f in "${all_sources[@]}"; do sed -i "${layer_imports[@]}" "$f"; done
 no_json_sources=()
 for f in "${all_sources[@]}"; do
     case ${f##*/} in JSONReader*.swift) ;; *) no_json_sources+=("$f") ;; esac

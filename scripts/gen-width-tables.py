@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Generate Sources/FormatEngine/Text/WidthTables.swift from the wcwidth package's tables.
+"""Generate Sources/Text/WidthTables.swift from the wcwidth package's tables.
 
 Usage (from anywhere; paths are found relative to this script):
 
@@ -26,7 +26,7 @@ from wcwidth import table_ambiguous, table_grapheme, table_mc, table_vs15, table
 from wcwidth import table_wide, table_zero
 
 SCRIPT = "scripts/gen-width-tables.py"
-OUTPUT = os.path.join("Sources", "FormatEngine", "Text", "WidthTables.swift")
+OUTPUT = os.path.join("Sources", "Text", "WidthTables.swift")
 
 # C0 controls, DEL and C1 controls: tablefmt prints these as visible escapes (Sanitize), so they
 # are never looked up in the tables. wcwidth lists U+0000 as zero width; it is removed here.
@@ -147,15 +147,15 @@ def render(version, tables):
         "// Each table is a flat list of inclusive `lo, hi` pairs, sorted, non-overlapping and merged.",
         "",
         "/// Unicode range tables for `DisplayWidth`, searched with `WidthTables.contains(_:_:)`.",
-        "enum WidthTables {",
+        "package enum WidthTables {",
         "    /// The Unicode version the tables were generated from.",
-        f"    static let unicodeVersion = \"{version}\"",
+        f"    package static let unicodeVersion = \"{version}\"",
     ]
     for name, doc, ranges in tables:
         lines.append("")
         for doc_line in textwrap.wrap(f"{doc} ({len(ranges)} ranges)", width=92):
             lines.append(f"    /// {doc_line}")
-        lines.append(f"    static let {name}: [UInt32] = [")
+        lines.append(f"    package static let {name}: [UInt32] = [")
         per_line = 4
         for i in range(0, len(ranges), per_line):
             chunk = ranges[i:i + per_line]

@@ -149,17 +149,6 @@ struct PipelineTuning: Sendable {
     var groupChunkDirectory: String?
 }
 
-/// What reading needs of the options (the Input stage sees nothing of the output's).
-struct InputOptions: Sendable {
-    var inputFormat: InputFormat?
-    var delimiter: UInt8?
-    var header = true
-    var encoding: TextEncoding?
-    var maxRowSize = 256 << 20
-    /// The input never ends (`--follow`): no advice that waits for its end (`--window all`).
-    var endless = false
-}
-
 extension FormatOptions {
     /// The options that shape reading.
     var input: InputOptions {

@@ -259,7 +259,7 @@ final class GroupedPieceDrawing: @unchecked Sendable {
             try bytes.withUnsafeBufferPointer { (bytes) throws(OutputError) in try out.write(bytes) }
             return true
         case .file(let offset):
-            return try store.copy(at: offset, count: chunk.count, to: out)
+            return try out.copy(fromFile: store.fileDescriptor, at: offset, count: chunk.count)
         }
     }
 

@@ -154,7 +154,7 @@ extension FormatRun {
                 var done: (rows: Int, error: InputError?)
                 if let piece = job.take(next) {
                     if let bytes = piece.bytes {
-                        try out.write(UnsafeBufferPointer(start: bytes.memory.pointer, count: bytes.count))
+                        try out.write(UnsafeBufferPointer(start: bytes.memory.base, count: bytes.count))
                         job.recycle(bytes.memory)
                         renderer.cutCells += piece.cuts
                         done = (piece.rows, piece.error)
@@ -284,18 +284,18 @@ final class PieceSizing: @unchecked Sendable {
                 let fields: Fields
                 batch.aim(&row)
                 if piece.nextInPlace(into: &row, noting: &index) {
-                    fields = row.fields(in: piece.stream.storage)
+                    fields = row.fields(in: piece.stream.buffer)
                     if fields.count == batch.columns && profiler.profiles.count == batch.columns {
                         batch.append(fields)
-                        if batch.isFull { profiler.add(&batch, in: piece.stream.storage) }
+                        if batch.isFull { profiler.add(&batch, in: piece.stream.buffer) }
                     } else {
-                        if batch.rows > 0 { profiler.add(&batch, in: piece.stream.storage) }
+                        if batch.rows > 0 { profiler.add(&batch, in: piece.stream.buffer) }
                         if profiler.profiles.count != piece.columns.count { profiler.sync(columns: piece.columns) }
                         profiler.add(fields)
                     }
                 } else {
                     // The reader may move the stream's bytes: the batch is sized first.
-                    if batch.rows > 0 { profiler.add(&batch, in: piece.stream.storage) }
+                    if batch.rows > 0 { profiler.add(&batch, in: piece.stream.buffer) }
                     guard try piece.next(into: &record, noting: &index) else { break }
                     fields = record.unsafeFields
                     if profiler.profiles.count != piece.columns.count { profiler.sync(columns: piece.columns) }

@@ -3,7 +3,12 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Support
+// The public types of the layers below are part of this library's surface: ExitStatus (Support);
+// DisplayWidth, Sanitize, EllipsisMode, TextLine (Text); InputFormat, TextEncoding, InputError … (Input).
+@_exported import Support
+@_exported import Text
+@_exported import Input
+@_exported import Profile
 
 /// Why a table could not be made: what went wrong, the rule it concerns (see docs/RULES.md),
 /// and where in the input, when that is known.

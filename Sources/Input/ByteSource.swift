@@ -18,7 +18,7 @@ extension ByteSource {
     /// One read into `buffer` (the engine's own storage) through a span over it.
     /// - Returns: the number of bytes read; 0 at the end of the input.
     @inline(__always)
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         var span = OutputRawSpan(buffer: buffer, initializedCount: 0)
         try read(into: &span)
         return span.finalize(for: buffer)
@@ -27,7 +27,7 @@ extension ByteSource {
     /// One read of at most `limit` bytes (at least one) appended to `bytes`, an array's own
     /// bounds holding the read: the safe way for code that keeps what it reads in an array.
     /// - Returns: the number of bytes read; 0 at the end of the input.
-    func read(appendingTo bytes: inout [UInt8], atMost limit: Int) throws(InputError) -> Int {
+    package func read(appendingTo bytes: inout [UInt8], atMost limit: Int) throws(InputError) -> Int {
         precondition(limit > 0, "a read of nothing")
         let start = bytes.count
         bytes.append(contentsOf: repeatElement(0, count: limit))
@@ -83,7 +83,7 @@ extension OutputRawSpan {
     /// `pread`), then counts the bytes it says it wrote as appended.
     /// - Returns: the number of bytes appended.
     @inline(__always) @discardableResult
-    mutating func appendFilling<E: Error>(_ fill: (UnsafeMutableRawBufferPointer) throws(E) -> Int) throws(E) -> Int {
+    package mutating func appendFilling<E: Error>(_ fill: (UnsafeMutableRawBufferPointer) throws(E) -> Int) throws(E) -> Int {
         try withUnsafeMutableBytes { (bytes, count) throws(E) -> Int in
             let n = try fill(UnsafeMutableRawBufferPointer(rebasing: bytes[count...]))
             count += n
@@ -92,7 +92,7 @@ extension OutputRawSpan {
     }
 
     /// Appends `bytes`, which must fit in the free capacity.
-    mutating func append(_ bytes: ArraySlice<UInt8>) {
+    package mutating func append(_ bytes: ArraySlice<UInt8>) {
         precondition(bytes.count <= freeCapacity, "more bytes than the span has room for")
         appendFilling { (free) -> Int in
             bytes.withUnsafeBytes { free.copyMemory(from: $0) }

@@ -1,3 +1,5 @@
+import Text
+
 /// Rows read in place in the stream's buffer, for the sizing pass of a file read in pieces (P1):
 /// each field is found where it lies, and its bytes are not copied into a `Record`.
 extension CSVReader {
@@ -192,8 +194,8 @@ protocol InPlaceFlags {
 
 /// CSV's: quoted fields, no backslash escapes.
 struct CSVFlags: InPlaceFlags {
-    var quoting: Bool { true }
-    var backslashEscapes: Bool { false }
+    package var quoting: Bool { true }
+    package var backslashEscapes: Bool { false }
 }
 
 /// Any other dialect's, read from it at run time.

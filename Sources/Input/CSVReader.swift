@@ -1,16 +1,18 @@
+import Text
+
 /// How a delimited file is written.
-struct Dialect: Sendable, Equatable {
+package struct Dialect: Sendable, Equatable {
     /// The byte between fields.
-    var delimiter: UInt8
+    package var delimiter: UInt8
     /// Whether `"` quotes a field (RFC 4180).
-    var quoting: Bool
+    package var quoting: Bool
     /// Whether `\t \n \r \\` are decoded in unquoted fields (TSV from databases, I3).
-    var backslashEscapes: Bool
+    package var backslashEscapes: Bool
     /// Whether lines with nothing on them are skipped (tablefmt's default; the FastCSV spec's
     /// default keeps them as one empty field).
-    var skipBlankLines: Bool
+    package var skipBlankLines: Bool
 
-    init(delimiter: UInt8 = UInt8(ascii: ","), quoting: Bool = true, backslashEscapes: Bool = false, skipBlankLines: Bool = true) {
+    package init(delimiter: UInt8 = UInt8(ascii: ","), quoting: Bool = true, backslashEscapes: Bool = false, skipBlankLines: Bool = true) {
         self.delimiter = delimiter
         self.quoting = quoting
         self.backslashEscapes = backslashEscapes
@@ -18,18 +20,18 @@ struct Dialect: Sendable, Equatable {
     }
 
     /// RFC 4180 CSV with the given delimiter.
-    static func csv(_ delimiter: UInt8 = UInt8(ascii: ",")) -> Dialect { Dialect(delimiter: delimiter) }
+    package static func csv(_ delimiter: UInt8 = UInt8(ascii: ",")) -> Dialect { Dialect(delimiter: delimiter) }
     /// Tab-separated values: quotes as spreadsheets write them, backslash escapes as databases do.
-    static let tsv = Dialect(delimiter: UInt8(ascii: "\t"), quoting: true, backslashEscapes: true)
+    package static let tsv = Dialect(delimiter: UInt8(ascii: "\t"), quoting: true, backslashEscapes: true)
 }
 
 /// Reads CSV or TSV records from an `InputStream`: a resumable byte-level state machine.
 ///
 /// Each call to `read(into:)` fills one record. The state survives across buffer refills, so a
 /// record may span any number of chunks; field bytes are copied into the record in runs.
-struct CSVReader {
+package struct CSVReader {
     /// Where the machine is between two bytes.
-    enum State: UInt8 {
+    package enum State: UInt8 {
         /// At the start of a field: a quote here opens a quoted field.
         case fieldStart
         /// Inside an unquoted field.
@@ -44,14 +46,14 @@ struct CSVReader {
         case afterCR
     }
 
-    let dialect: Dialect
+    package let dialect: Dialect
     /// The input's name for error messages.
-    let sourceName: String
-    let stream: InputStream
-    var state: State = .fieldStart
+    package let sourceName: String
+    package let stream: InputStream
+    package var state: State = .fieldStart
     /// Current line (1-based) and the stream offset where it starts, for positions.
-    var line = 1
-    var lineStart = 0
+    package var line = 1
+    package var lineStart = 0
     /// Where the open quoted field started.
     var quoteStart = SourcePosition(line: 0, column: 0)
     /// A CR inside a quoted field was just seen (so a following LF is the same line break).
@@ -69,13 +71,13 @@ struct CSVReader {
     /// counted `Record.fieldCost` more (`--max-row-size`, E5): checked when the row ends, and each
     /// time the buffer is read to its end, so a longer row is never held past the limit by more
     /// than a chunk.
-    var maxRowBytes = Int.max
+    package var maxRowBytes = Int.max
 
     /// Where the record just read lies in the stream and how its fields are written, for the
     /// sizing pass to note a file's rows (`RowIndex`). (Set by `readInPlace` too.)
-    var shape = RowIndex.Shape()
+    package var shape = RowIndex.Shape()
 
-    init(stream: InputStream, dialect: Dialect, sourceName: String = "<stdin>") {
+    package init(stream: InputStream, dialect: Dialect, sourceName: String = "<stdin>") {
         self.stream = stream
         self.dialect = dialect
         self.sourceName = sourceName
@@ -95,13 +97,13 @@ struct CSVReader {
     }
 
     /// The position of the next unread byte.
-    var position: SourcePosition { SourcePosition(line: line, column: stream.offset - lineStart + 1) }
+    package var position: SourcePosition { SourcePosition(line: line, column: stream.offset - lineStart + 1) }
 
     /// Reads the next record.
     /// - Returns: false at the end of the input (and `record` is then empty).
     /// - Throws: `InputError` for an unterminated quoted field or a failed read.
     /// - Complexity: O(bytes of the record), amortized; no allocation once buffers have grown.
-    mutating func read(into record: inout Record) throws(InputError) -> Bool {
+    package mutating func read(into record: inout Record) throws(InputError) -> Bool {
         record.clearForReading()
         recordQuoted = false
         record.line = line
@@ -134,12 +136,12 @@ struct CSVReader {
     }
 
     /// Notes the record just read into `record` in `index` (before the table pads it).
-    mutating func note(_ record: Record, in index: inout RowIndex) {
+    package mutating func note(_ record: Record, in index: inout RowIndex) {
         index.add(record, shape, next: stream.offset)
     }
 
     /// The stream stands at a row's first byte (the drawing pass moved it there).
-    mutating func restartAtRow() { state = .fieldStart }
+    package mutating func restartAtRow() { state = .fieldStart }
 
     /// Starts noting where a record lies, at the next unread byte.
     @inline(__always)
@@ -163,7 +165,7 @@ struct CSVReader {
 
     /// Runs the machine over the buffered bytes.
     /// - Returns: true when a record ended (the stream is left just past its line break).
-    mutating func scan(_ record: inout Record) -> Bool {
+    package mutating func scan(_ record: inout Record) -> Bool {
         let buffer = stream.storage
         var p = stream.pos
         let end = stream.end
@@ -345,7 +347,7 @@ struct CSVReader {
     }
 
     /// Ends the input: closes the last record, or reports a quoted field left open.
-    mutating func finish(_ record: inout Record) throws(InputError) -> Bool {
+    package mutating func finish(_ record: inout Record) throws(InputError) -> Bool {
         switch state {
         case .quoted:
             throw InputError(.malformed, "unterminated quoted field", at: quoteStart, source: sourceName)
@@ -373,5 +375,5 @@ struct CSVReader {
 
 extension InputStream {
     /// The stream offset of buffer index `index`.
-    func base(of index: Int) -> Int { offset &- pos &+ index }
+    package func base(of index: Int) -> Int { offset &- pos &+ index }
 }

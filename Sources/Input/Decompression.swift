@@ -7,7 +7,7 @@ public enum Compression: String, Sendable, CaseIterable {
     case gzip, zstd, bzip2, xz
 
     /// The magic bytes each format starts with.
-    var magic: [UInt8] {
+    package var magic: [UInt8] {
         switch self {
         case .gzip: return [0x1F, 0x8B]
         case .zstd: return [0x28, 0xB5, 0x2F, 0xFD]
@@ -17,7 +17,7 @@ public enum Compression: String, Sendable, CaseIterable {
     }
 
     /// The command that decompresses this format to standard output.
-    var tool: String {
+    package var tool: String {
         switch self {
         case .gzip: return "gzip -dc"
         case .zstd: return "zstd -dc"
@@ -76,17 +76,17 @@ public enum Compression: String, Sendable, CaseIterable {
 }
 
 /// Bytes already read, then the rest of a source.
-final class PrefixedSource: ByteSource {
+package final class PrefixedSource: ByteSource {
     private var prefix: [UInt8]
     private var offset = 0
     private let rest: any ByteSource
 
-    init(_ prefix: [UInt8], then rest: any ByteSource) {
+    package init(_ prefix: [UInt8], then rest: any ByteSource) {
         self.prefix = prefix
         self.rest = rest
     }
 
-    func read(into buffer: inout OutputRawSpan) throws(InputError) {
+    package func read(into buffer: inout OutputRawSpan) throws(InputError) {
         if offset < prefix.count {
             let n = min(buffer.freeCapacity, prefix.count - offset)
             buffer.append(prefix[offset..<(offset + n)])
@@ -96,8 +96,8 @@ final class PrefixedSource: ByteSource {
         try rest.read(into: &buffer)
     }
 
-    var isReady: Bool { offset < prefix.count || rest.isReady }
-    func waitUntilReady(milliseconds: Int) -> Bool { offset < prefix.count || rest.waitUntilReady(milliseconds: milliseconds) }
+    package var isReady: Bool { offset < prefix.count || rest.isReady }
+    package func waitUntilReady(milliseconds: Int) -> Bool { offset < prefix.count || rest.waitUntilReady(milliseconds: milliseconds) }
 }
 
 /// A gzip stream decompressed as it is read (RFC 1952), through zlib. Several members one after
@@ -116,7 +116,7 @@ final class GzipSource: ByteSource {
     private var betweenMembers = false
     private var finished = false
 
-    init(_ source: any ByteSource, name: String) {
+    package init(_ source: any ByteSource, name: String) {
         self.source = source
         self.name = name
         stream = .allocate(capacity: 1)
@@ -160,7 +160,7 @@ final class GzipSource: ByteSource {
     }
 
     /// Appends the next bytes; nothing at the end.
-    func read(into buffer: inout OutputRawSpan) throws(InputError) {
+    package func read(into buffer: inout OutputRawSpan) throws(InputError) {
         try buffer.appendFilling { (free) throws(InputError) in try fill(free) }
     }
 
@@ -204,8 +204,8 @@ final class GzipSource: ByteSource {
 
     /// Compressed bytes waiting may still make output without a read (or may not: then the read
     /// waits, and only the flush before it is missed).
-    var isReady: Bool { stream.pointee.avail_in > 0 || source.isReady }
-    func waitUntilReady(milliseconds: Int) -> Bool { stream.pointee.avail_in > 0 || source.waitUntilReady(milliseconds: milliseconds) }
+    package var isReady: Bool { stream.pointee.avail_in > 0 || source.isReady }
+    package func waitUntilReady(milliseconds: Int) -> Bool { stream.pointee.avail_in > 0 || source.waitUntilReady(milliseconds: milliseconds) }
 
     private func produced(_ buffer: UnsafeMutableRawBufferPointer) -> Int {
         buffer.count - Int(stream.pointee.avail_out)

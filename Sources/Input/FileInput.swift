@@ -23,7 +23,7 @@ extension stat {
 
     /// The time of the last change to the contents or the status (mode, owner, links): no call
     /// sets it back (`touch -d` cannot).
-    var changedTime: timespec {
+    package var changedTime: timespec {
         #if canImport(Darwin)
         return st_ctimespec
         #else
@@ -34,19 +34,19 @@ extension stat {
 
 /// What identifies a regular file's contents between two reads (I7): the same descriptor always
 /// names the same inode, so what can change is its size and its modification time.
-struct FileIdentity: Equatable, Sendable {
-    var size: Int64
+package struct FileIdentity: Equatable, Sendable {
+    package var size: Int64
     var modifiedSeconds: Int
     var modifiedNanoseconds: Int
 
-    init(_ info: stat) {
+    package init(_ info: stat) {
         size = Int64(info.st_size)
         modifiedSeconds = Int(info.modifiedTime.tv_sec)
         modifiedNanoseconds = Int(info.modifiedTime.tv_nsec)
     }
 
     /// The identity of what `fd` names now, nil when fstat fails.
-    static func of(_ fd: Int32) -> FileIdentity? {
+    package static func of(_ fd: Int32) -> FileIdentity? {
         var info = stat()
         return fstat(fd, &info) == 0 ? FileIdentity(info) : nil
     }
@@ -57,11 +57,11 @@ struct FileIdentity: Equatable, Sendable {
 /// reads it stops with `file changed while reading` (exit 74) instead of a table that mixes two
 /// versions.
 public final class DescriptorSource: ByteSource {
-    let fd: Int32
-    let name: String
+    package let fd: Int32
+    package let name: String
     let owned: Bool
     /// The file as first opened; nil for a pipe or a device.
-    let identity: FileIdentity?
+    package let identity: FileIdentity?
 
     /// Reads `fd`, named `name` in messages; closes it at the end when `owned`.
     public init(fd: Int32, name: String, owned: Bool) {
@@ -71,7 +71,7 @@ public final class DescriptorSource: ByteSource {
         identity = nil
     }
 
-    init(fd: Int32, name: String, owned: Bool, identity: FileIdentity?) {
+    package init(fd: Int32, name: String, owned: Bool, identity: FileIdentity?) {
         self.fd = fd
         self.name = name
         self.owned = owned
@@ -109,7 +109,7 @@ public final class DescriptorSource: ByteSource {
     }
 
     /// Throws when the file `fd` names is no longer as `identity` says.
-    static func check(_ fd: Int32, against identity: FileIdentity, name: String) throws(InputError) {
+    package static func check(_ fd: Int32, against identity: FileIdentity, name: String) throws(InputError) {
         guard let now = FileIdentity.of(fd) else {
             throw InputError(.readFailed, "read error: \(systemMessage(errno))", source: name)
         }
@@ -125,17 +125,23 @@ private func openReadOnly(_ path: String) -> Int32 { open(path, O_RDONLY) }
 
 /// A regular file's descriptor, for reading its bytes again by offset (`pread`), and what the
 /// file was when opened, to tell whether it has changed since.
-struct RandomAccess {
-    var fd: Int32
-    var identity: FileIdentity
+package struct RandomAccess {
+    package var fd: Int32
+    package var identity: FileIdentity
     /// Where the input starts in the file (standard input may be opened part way).
-    var start: Int64
+    package var start: Int64
+
+    package init(fd: Int32, identity: FileIdentity, start: Int64) {
+        self.fd = fd
+        self.identity = identity
+        self.start = start
+    }
 }
 
 extension RandomAccess {
     /// Whether the file's bytes are its text: false when it is gzip (read through zlib, so its
     /// rows cannot be found again by their offsets) or shorter than two bytes.
-    var holdsText: Bool {
+    package var holdsText: Bool {
         var magic: [UInt8] = [0, 0]
         let n = positionedRead(fd, into: &magic, at: start)
         return n == 2 && Compression.detect(magic) == nil
@@ -143,7 +149,7 @@ extension RandomAccess {
 }
 
 /// An input that is a regular file, readable again at any offset (the view, V7).
-protocol RandomlyReadable {
+package protocol RandomlyReadable {
     var randomAccess: RandomAccess? { get }
 }
 
@@ -153,7 +159,7 @@ extension StandardInput: RandomlyReadable {}
 /// `input`'s file, readable again at any offset, when it is one (`RandomlyReadable`). The commonest
 /// inputs are known by their type first: a cast to the protocol searches the program's
 /// conformances the first time it is made, about 150,000 instructions before the first pass.
-func randomAccess(of input: any InputProvider) -> RandomAccess? {
+package func randomAccess(of input: any InputProvider) -> RandomAccess? {
     switch ObjectIdentifier(type(of: input)) {
     case ObjectIdentifier(FileInput.self): (input as? FileInput)?.randomAccess
     case ObjectIdentifier(StandardInput.self): (input as? StandardInput)?.randomAccess
@@ -204,7 +210,7 @@ public final class FileInput: InputProvider {
 
     /// The descriptor and what the file was when opened, for reading rows again by their
     /// offsets (the view, V7); nil for a pipe or a device.
-    var randomAccess: RandomAccess? { identity.map { RandomAccess(fd: fd, identity: $0, start: 0) } }
+    package var randomAccess: RandomAccess? { identity.map { RandomAccess(fd: fd, identity: $0, start: 0) } }
 
     /// The file from its start. The second time, the file must still be as it was first opened.
     /// - Throws: `.readFailed` (exit 74) when it changed or cannot be rewound.
@@ -229,8 +235,8 @@ public struct StandardInput: InputProvider {
     public let name = "<stdin>"
     /// Whether it is a regular file (read twice).
     public let isRereadable: Bool
-    let start: off_t
-    let identity: FileIdentity?
+    package let start: off_t
+    package let identity: FileIdentity?
 
     /// Standard input as it is now: a regular file (redirected with `<`) can be read twice.
     public init() {
@@ -243,7 +249,7 @@ public struct StandardInput: InputProvider {
     }
 
     /// Standard input when it is a regular file, for reading rows again by their offsets (V7).
-    var randomAccess: RandomAccess? { identity.map { RandomAccess(fd: 0, identity: $0, start: Int64(start)) } }
+    package var randomAccess: RandomAccess? { identity.map { RandomAccess(fd: 0, identity: $0, start: Int64(start)) } }
 
     /// Standard input from its start (a regular file is rewound and checked unchanged).
     public func open() throws(InputError) -> any ByteSource {

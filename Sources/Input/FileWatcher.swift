@@ -27,7 +27,7 @@ final class FileWatcher {
     /// A watcher of the file open as `fd`, and of the folder of `path` (nil: a file known only by
     /// its descriptor, standard input); `stop` (-1: none) ends a wait when readable.
     /// - Parameter events: false looks every `pollInterval` instead (tests of the fallback).
-    init(path: String?, fd: Int32, stop: Int32, events useEvents: Bool = true) {
+    package init(path: String?, fd: Int32, stop: Int32, events useEvents: Bool = true) {
         self.stop = stop
         #if canImport(Glibc)
         if useEvents { events = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
@@ -77,7 +77,7 @@ final class FileWatcher {
     }
 
     /// Stops watching the file open as `fd` (read to its end and closed).
-    func forget(_ fd: Int32) {
+    package func forget(_ fd: Int32) {
         guard let index = watched.firstIndex(where: { $0.file == fd }) else { return }
         let entry = watched.remove(at: index)
         #if canImport(Glibc)
@@ -97,7 +97,7 @@ final class FileWatcher {
     #endif
 
     /// Waits until an event comes, `stop` is readable, or `milliseconds` pass (at most `recheck`).
-    func wait(milliseconds: Int) {
+    package func wait(milliseconds: Int) {
         let timeout = Int32(min(milliseconds, hasEvents ? Self.recheck : Self.pollInterval))
         guard events >= 0 else {
             var request = pollfd(fd: stop, events: Int16(POLLIN), revents: 0)
@@ -118,7 +118,7 @@ final class FileWatcher {
     }
 
     /// The directory a path is in (`.` for a bare name).
-    static func directory(of path: String) -> String {
+    package static func directory(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         return slash == path.startIndex ? "/" : String(path[..<slash])
     }

@@ -11,7 +11,7 @@ import Support
 /// lines of the bytes.
 final class FollowFiles {
     /// What the open file did, found at its end.
-    enum Change: Equatable {
+    package enum Change: Equatable {
         /// Cut below what was read: read again from its start.
         case truncated
         /// The bytes just before what was read are not the ones read (written again in place,
@@ -27,9 +27,9 @@ final class FollowFiles {
     }
 
     /// A file's device and inode: what a name refers to.
-    struct Identity: Equatable {
-        let device: UInt64
-        let inode: UInt64
+    package struct Identity: Equatable {
+        package let device: UInt64
+        package let inode: UInt64
     }
 
     /// How many bytes before the read offset are kept to tell a rewrite.
@@ -38,17 +38,17 @@ final class FollowFiles {
     static let queueLimit = 16
     /// The open file is left for the next only once it has not grown for this long: a writer
     /// still writing to it after the rotation (before it reopens the name) is read first.
-    static let quiet: Duration = .seconds(1)
+    package static let quiet: Duration = .seconds(1)
 
-    private(set) var fd: Int32
+    package private(set) var fd: Int32
     private let path: String?
     private let name: String
     private let owned: Bool
     private let tell: (String) -> Void
-    let watcher: FileWatcher
+    package let watcher: FileWatcher
     private var identity: Identity?
     /// How far the open file has been read.
-    private(set) var offset: Int64
+    package private(set) var offset: Int64
     /// Up to `tailLength` bytes just before `offset`, as read.
     private var tail: [UInt8] = []
     /// Files that came under `path` after the open one, oldest first.
@@ -62,7 +62,7 @@ final class FollowFiles {
     private var left: (fd: Int32, offset: Int64)?
 
     /// The regular file open as `fd`, watched by `path` (nil: by its descriptor only).
-    init(fd: Int32, path: String?, name: String, stop: Int32, owned: Bool, events: Bool, tell: @escaping (String) -> Void) {
+    package init(fd: Int32, path: String?, name: String, stop: Int32, owned: Bool, events: Bool, tell: @escaping (String) -> Void) {
         self.fd = fd
         self.path = path
         self.name = name
@@ -99,7 +99,7 @@ final class FollowFiles {
 
     /// Whether a read would have a line, or a change to tell: bytes past `offset` that end no line
     /// (in `units`) are a line still being written, which a read waits for (I10).
-    func isReady(units: FollowUnits) -> Bool {
+    package func isReady(units: FollowUnits) -> Bool {
         guard let open = Self.look(fd) else { return true }
         if open.size < offset || (isQuiet && queued.contains(where: { (Self.look($0.fd)?.size ?? 0) > 0 })) { return true }
         if let left, (Self.look(left.fd)?.size ?? 0) > left.offset { return true }
@@ -128,7 +128,7 @@ final class FollowFiles {
     }
 
     /// One read of the open file. - Returns: the count, 0 at its end, -1 when interrupted.
-    func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
+    package func read(into buffer: UnsafeMutableRawBufferPointer) throws(InputError) -> Int {
         let n = systemRead(fd, into: buffer)
         if n < 0 {
             if errno == EINTR { return -1 }

@@ -9,7 +9,7 @@ import Support
 /// a file truncated, rewritten, or replaced under its name (log rotation, `FollowFiles`) is read
 /// again from its start, its news told. A last line without its line feed waits for it; one left
 /// so by a rotation is ended with one, so no row is lost or joined to the next file's.
-final class FollowSource: ByteSource {
+package final class FollowSource: ByteSource {
     /// A pipe's descriptor (-1 for a file, read through `files`).
     private let pipe: Int32
     /// A regular file's reading: by name when it has one, else by its descriptor.
@@ -42,7 +42,7 @@ final class FollowSource: ByteSource {
     private var handedOut: Int64 = 0
     /// Follows `fd`: a regular file by offset (watched by `path` when it has one: rotation is
     /// followed then), anything else as a pipe, to its writer's end.
-    init(fd: Int32, path: String?, name: String, stop: Int32, skipsRepeatedHeader: Bool, owned: Bool = true, events: Bool = true,
+    package init(fd: Int32, path: String?, name: String, stop: Int32, skipsRepeatedHeader: Bool, owned: Bool = true, events: Bool = true,
          tell: @escaping (String) -> Void) {
         self.name = name
         self.stop = stop
@@ -69,7 +69,7 @@ final class FollowSource: ByteSource {
         return poll(&request, 1, 0) > 0
     }
 
-    var isReady: Bool {
+    package var isReady: Bool {
         if ended || pendingLineFeed || !held.isEmpty || stopped || heldEnd != nil { return true }
         guard let files else {
             var request = pollfd(fd: pipe, events: Int16(POLLIN), revents: 0)
@@ -78,7 +78,7 @@ final class FollowSource: ByteSource {
         return files.isReady(units: lineUnits)
     }
 
-    func waitUntilReady(milliseconds: Int) -> Bool {
+    package func waitUntilReady(milliseconds: Int) -> Bool {
         if isReady { return true }
         if let files {
             files.watcher.wait(milliseconds: milliseconds)
@@ -89,7 +89,7 @@ final class FollowSource: ByteSource {
         return isReady
     }
 
-    func read(into buffer: inout OutputRawSpan) throws(InputError) {
+    package func read(into buffer: inout OutputRawSpan) throws(InputError) {
         let n = try buffer.appendFilling { (free) throws(InputError) in try readLines(into: free) }
         handedOut += Int64(n)
     }

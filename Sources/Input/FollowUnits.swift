@@ -4,12 +4,12 @@
 /// is read in the first file's units, its own byte order mark dropped (the stream has had one).
 struct FollowUnits {
     /// The line feed, one unit; its width is the unit's.
-    private(set) var lineFeed: [UInt8] = [0x0A]
+    package private(set) var lineFeed: [UInt8] = [0x0A]
     private(set) var carriageReturn: [UInt8] = [0x0D]
-    var width: Int { lineFeed.count }
+    package var width: Int { lineFeed.count }
 
     /// The units told from a stream's first bytes (at least two).
-    init(start: some Collection<UInt8>) {
+    package init(start: some Collection<UInt8>) {
         let mark = Array(start.prefix(2))
         if mark == [0xFF, 0xFE] {
             lineFeed = [0x0A, 0x00]
@@ -20,7 +20,7 @@ struct FollowUnits {
         }
     }
 
-    init() {}
+    package init() {}
 
     /// The byte order marks dropped at a new file's start: this encoding's, and UTF-8's.
     private var marks: [[UInt8]] {

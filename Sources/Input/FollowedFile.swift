@@ -146,13 +146,18 @@ public final class FollowedFile: InputProvider, @unchecked Sendable {
 
 /// The reader a `FollowedFile` opened last, not kept alive by it.
 private struct OpenedSource {
-    weak var source: FollowSource?
+    package weak var source: FollowSource?
 }
 
 /// A piece of a followed file's news (I10), and how many there have been.
 public struct FollowNotice: Equatable, Sendable {
     public let count: Int
     public let text: String
+
+    package init(count: Int, text: String) {
+        self.count = count
+        self.text = text
+    }
 }
 
 func openFollowed(_ path: String, flags: Int32 = 0) -> Int32 { open(path, O_RDONLY | O_CLOEXEC | flags) }

@@ -3,33 +3,38 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Text
 
 /// A growable array of plain values for `Record`: appending a run is one `memcpy`, emptying is
 /// setting a count, with none of `Array`'s generic machinery on the per-field hot path.
 /// Copy-on-write, so a record kept aside (a pipe's window, sorted rows) is a value like any other.
-struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableCollection, @unchecked Sendable {
+package struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableCollection, @unchecked Sendable {
     /// The heap block; only ever mutated when uniquely referenced. It comes from `malloc`, so
     /// that growing it is a `realloc`: a large block is then moved by the kernel's page tables
     /// instead of copied, and the old and new blocks are never both held (a 200 MB cell needs
     /// 256 MB, not 384).
-    final class Storage: @unchecked Sendable {
+    package final class Storage: @unchecked Sendable {
         var pointer: UnsafeMutablePointer<Element>
         var capacity: Int
+        /// The block and its size, for a user outside this layer (the stored properties stay
+        /// internal, so that the compiler sees every access to them and checks none at run time).
+        package var base: UnsafeMutablePointer<Element> { pointer }
+        package var size: Int { capacity }
 
-        init(capacity: Int) {
+        package init(capacity: Int) {
             self.capacity = Swift.max(1, capacity)
             pointer = Self.allocate(self.capacity)
         }
 
         deinit { free(pointer) }
 
-        static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
+        package static func allocate(_ capacity: Int) -> UnsafeMutablePointer<Element> {
             guard let raw = malloc(capacity &* MemoryLayout<Element>.stride) else { fatalError("out of memory (\(capacity) elements)") }
             return raw.bindMemory(to: Element.self, capacity: capacity)
         }
 
         /// Grows the block in place or moves it, keeping its elements.
-        func grow(to newCapacity: Int) {
+        package func grow(to newCapacity: Int) {
             guard let raw = realloc(pointer, newCapacity &* MemoryLayout<Element>.stride) else { fatalError("out of memory (\(newCapacity) elements)") }
             pointer = raw.bindMemory(to: Element.self, capacity: newCapacity)
             capacity = newCapacity
@@ -37,25 +42,25 @@ struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableC
     }
 
     var storage: Storage
-    private(set) var count = 0
+    package private(set) var count = 0
 
-    init() { storage = Storage(capacity: 16) }
+    package init() { storage = Storage(capacity: 16) }
 
     private init(storage: Storage, count: Int) {
         self.storage = storage
         self.count = count
     }
 
-    init(_ elements: some Sequence<Element>) {
+    package init(_ elements: some Sequence<Element>) {
         self.init()
         for element in elements { append(element) }
     }
 
-    var startIndex: Int { 0 }
-    var endIndex: Int { count }
-    var capacity: Int { storage.capacity }
+    package var startIndex: Int { 0 }
+    package var endIndex: Int { count }
+    package var capacity: Int { storage.capacity }
 
-    subscript(position: Int) -> Element {
+    package subscript(position: Int) -> Element {
         get {
             precondition(position >= 0 && position < count, "GrowableArray index out of range")
             return storage.pointer[position]
@@ -80,7 +85,7 @@ struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableC
 
     /// Room for `extra` more elements, growing by doubling.
     @inline(__always)
-    mutating func reserve(_ extra: Int) {
+    package mutating func reserve(_ extra: Int) {
         let needed = count &+ extra
         if needed > storage.capacity || !isKnownUniquelyReferenced(&storage) {
             makeUnique(capacity: needed > storage.capacity ? Swift.max(needed, storage.capacity &* 2) : storage.capacity)
@@ -97,7 +102,7 @@ struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableC
     /// Appends a run of elements.
     /// - Complexity: O(elements), one `memcpy`.
     @inline(__always)
-    mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
+    package mutating func append(contentsOf elements: UnsafeBufferPointer<Element>) {
         guard let base = elements.baseAddress, elements.count > 0 else { return }
         reserve(elements.count)
         memcpy(storage.pointer + count, base, elements.count &* MemoryLayout<Element>.stride)
@@ -127,7 +132,7 @@ struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableC
     /// `limit` elements), returning how many it wrote, or nil to append none (then false is
     /// returned). - Precondition: `body` wrote no more than it was lent.
     @inline(__always)
-    mutating func append(atMost limit: Int, _ body: (UnsafeMutableBufferPointer<Element>) -> Int?) -> Bool {
+    package mutating func append(atMost limit: Int, _ body: (UnsafeMutableBufferPointer<Element>) -> Int?) -> Bool {
         precondition(limit >= 0, "a negative count to append")
         reserve(limit)
         guard let n = body(UnsafeMutableBufferPointer(start: storage.pointer + count, count: limit)) else { return false }
@@ -137,12 +142,12 @@ struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableC
     }
 
     /// Appends elements from any sequence.
-    mutating func append(contentsOf elements: some Sequence<Element>) {
+    package mutating func append(contentsOf elements: some Sequence<Element>) {
         for element in elements { append(element) }
     }
 
     @inline(__always)
-    mutating func append(_ element: Element) {
+    package mutating func append(_ element: Element) {
         if count == storage.capacity || !isKnownUniquelyReferenced(&storage) { reserve(1) }
         storage.pointer[count] = element
         count &+= 1
@@ -151,13 +156,13 @@ struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableC
     /// Empties the array; keeps the block when `keepingCapacity` (copy-on-write still holds: a
     /// shared block is replaced at the next append).
     @inline(__always)
-    mutating func removeAll(keepingCapacity: Bool = false) {
+    package mutating func removeAll(keepingCapacity: Bool = false) {
         count = 0
         if !keepingCapacity { storage = Storage(capacity: 16) }
     }
 
     /// A copy in a block just large enough (a row held for sorting keeps no spare room).
-    func compacted() -> GrowableArray {
+    package func compacted() -> GrowableArray {
         let block = Storage(capacity: count)
         block.pointer.update(from: storage.pointer, count: count)
         return GrowableArray(storage: block, count: count)
@@ -165,13 +170,13 @@ struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableC
 
     /// Where the elements start, with nothing keeping them alive (see `Record.unsafeFields`).
     @inline(__always)
-    var unsafeBase: UnsafePointer<Element> {
+    package var unsafeBase: UnsafePointer<Element> {
         UnsafePointer(Unmanaged.passUnretained(storage)._withUnsafeGuaranteedRef { $0.pointer })
     }
 
     /// Calls `body` with the elements.
     @inline(__always)
-    func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
+    package func withUnsafeBufferPointer<R, E: Error>(_ body: (UnsafeBufferPointer<Element>) throws(E) -> R) throws(E) -> R {
         try withExtendedLifetime(storage) { () throws(E) -> R in
             try body(UnsafeBufferPointer(start: storage.pointer, count: count))
         }
@@ -179,4 +184,4 @@ struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, MutableC
 }
 
 /// A record's bytes.
-typealias ByteArray = GrowableArray<UInt8>
+package typealias ByteArray = GrowableArray<UInt8>

@@ -1,3 +1,5 @@
+import Support
+
 /// An error in the input, with where it happened. One place formats it (`description`).
 public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure it is, which decides the exit status.
@@ -30,14 +32,14 @@ public struct InputError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// An error about compressed input (I8).
-    static func compressed(_ kind: Kind, _ message: String, source: String) -> InputError {
+    package static func compressed(_ kind: Kind, _ message: String, source: String) -> InputError {
         var error = InputError(kind, message, source: source)
         error.compressed = true
         return error
     }
 
     /// `file changed while reading (detail)` (I7): the input is not as it was when it was opened.
-    static func fileChanged(_ detail: String?, source: String) -> InputError {
+    package static func fileChanged(_ detail: String?, source: String) -> InputError {
         InputError(.readFailed, "file changed while reading" + (detail.map { " (\($0))" } ?? ""), source: source)
     }
 

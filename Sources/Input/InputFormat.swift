@@ -27,9 +27,9 @@ public enum InputFormat: String, Sendable, CaseIterable {
 }
 
 /// Guesses a format and a delimiter from the first bytes of the input.
-enum Sniffer {
+package enum Sniffer {
     /// JSON when the first non-blank byte opens an object or array, else CSV.
-    static func format(of head: UnsafeBufferPointer<UInt8>) -> InputFormat {
+    package static func format(of head: UnsafeBufferPointer<UInt8>) -> InputFormat {
         for b in head {
             switch b {
             case 0x20, 0x09, 0x0A, 0x0D: continue
@@ -41,7 +41,7 @@ enum Sniffer {
     }
 
     /// The candidates, in order of preference when the evidence ties.
-    static let delimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\t"), UInt8(ascii: ";"), UInt8(ascii: "|")]
+    package static let delimiters: [UInt8] = [UInt8(ascii: ","), UInt8(ascii: "\t"), UInt8(ascii: ";"), UInt8(ascii: "|")]
 
     /// Picks the delimiter that splits the first lines most consistently (quotes respected).
     ///
@@ -51,7 +51,7 @@ enum Sniffer {
     /// delimiter a line is weak evidence (`Smith; John` is a name, not two fields): a candidate
     /// whose most common count is two must split the first line in two as well.
     /// - Complexity: O(head.count × candidates).
-    static func delimiter(of head: UnsafeBufferPointer<UInt8>) -> UInt8 {
+    package static func delimiter(of head: UnsafeBufferPointer<UInt8>) -> UInt8 {
         var best = delimiters[0]
         var bestScore = 0
         for candidate in delimiters {

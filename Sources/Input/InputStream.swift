@@ -10,7 +10,7 @@ import Darwin
 /// Latin-1 and cp1252, and replaces invalid UTF-8 with U+FFFD, counting where it first happened
 /// (I5). Readers scan `storage[pos..<end]` directly and call `refill()` when they reach `end`;
 /// bytes before `pos` may be discarded by a refill, so readers copy what they keep.
-final class InputStream {
+package final class InputStream {
     /// Decoded bytes; `storage[pos..<end]` is what a reader has not consumed yet.
     var storage: UnsafeMutablePointer<UInt8>
     var capacity: Int
@@ -26,40 +26,40 @@ final class InputStream {
     private let source: any ByteSource
     private let requested: TextEncoding?
     /// The encoding in use, decided from the BOM or the request at the first read.
-    private(set) var encoding: TextEncoding = .utf8
+    package private(set) var encoding: TextEncoding = .utf8
     private var started = false
     var sourceEnded = false
-    let chunkSize: Int
+    package let chunkSize: Int
 
     /// Raw bytes waiting to be transcoded (non-UTF-8 encodings only).
-    var raw: [UInt8] = []
+    package var raw: [UInt8] = []
 
     /// How many invalid sequences were replaced with U+FFFD.
-    private(set) var replacements = 0
+    package private(set) var replacements = 0
     /// Offset in the decoded stream of the first replacement, nil if none. (A reader, which
     /// counts lines anyway, turns it into a line: see `TableInput`.)
-    private(set) var firstReplacementOffset: Int?
+    package private(set) var firstReplacementOffset: Int?
 
     /// Bytes asked of a source per read unless said otherwise (a whole input's first read, which
     /// also sniffs its format, holds this much).
-    static let defaultChunkSize = 1 << 18
+    @inlinable package static var defaultChunkSize: Int { 1 << 18 }
 
     /// The bytes were found valid by an earlier pass over the same file, or are checked where they
     /// are used (a CSV or TSV piece's cells, `ColumnProfile.checksUTF8`): the stream does not check.
-    let trustValidUTF8: Bool
+    package let trustValidUTF8: Bool
 
     /// Whether every byte of the source has been read.
-    var reachedEnd: Bool { sourceEnded }
+    package var reachedEnd: Bool { sourceEnded }
 
     /// Called before a read that would wait for a writer (P4: rows already drawn are flushed, so a
     /// pipe that pauses, `tail -f log.csv | tablefmt`, shows its rows as they come). Never called
     /// while bytes are flowing.
-    var beforeWaiting: (() -> Void)?
+    package var beforeWaiting: (() -> Void)?
 
     /// Whether the next row would make us wait longer than `milliseconds`: no line break is
     /// buffered past the blank space that ends the last row (the line break a JSON Lines value
     /// leaves unread), and the source has nothing for that long (a pipe's writer has paused).
-    func pauses(milliseconds: Int) -> Bool {
+    package func pauses(milliseconds: Int) -> Bool {
         let next = available.drop { $0 == 0x0A || $0 == 0x0D || $0 == 0x20 || $0 == 0x09 }
         guard started, !sourceEnded, !next.contains(0x0A) else { return false }
         return !source.waitUntilReady(milliseconds: milliseconds)
@@ -81,7 +81,7 @@ final class InputStream {
     ///   - chunkSize: bytes asked of the source per read.
     ///   - trustValidUTF8: whether the bytes are taken as UTF-8 unchecked (`trustValidUTF8`).
     ///   - midInput: whether the source starts part way into a UTF-8 input (`midInput`).
-    init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = defaultChunkSize, trustValidUTF8: Bool = false, midInput: Bool = false) {
+    package init(_ source: any ByteSource, encoding: TextEncoding? = nil, chunkSize: Int = defaultChunkSize, trustValidUTF8: Bool = false, midInput: Bool = false) {
         self.source = source
         self.requested = midInput ? .utf8 : encoding
         self.trustValidUTF8 = trustValidUTF8
@@ -95,7 +95,7 @@ final class InputStream {
 
     /// Lets the buffer go once the stream is read to its end and only what it counted is kept
     /// (a file's pieces: thousands of finished streams must not each hold a buffer, P2).
-    func releaseBuffer() {
+    package func releaseBuffer() {
         storage.deallocate()
         capacity = 16
         storage = .allocate(capacity: capacity)
@@ -106,13 +106,17 @@ final class InputStream {
 
     /// The UTF-8 byte-order mark's length (3) when one was skipped: a UTF-8 input's byte at
     /// `offset` is the source's byte at `offset + byteOrderMarkLength`, until a replacement.
-    private(set) var byteOrderMarkLength = 0
+    package private(set) var byteOrderMarkLength = 0
 
     /// Offset in the decoded stream of the next unread byte.
-    var offset: Int { base &+ pos }
+    /// The buffer's memory, for a reader of fields in place outside this layer (its stored
+    /// properties stay internal, so that the compiler sees every access to them and checks none
+    /// at run time).
+    package var buffer: UnsafeMutablePointer<UInt8> { storage }
+    package var offset: Int { base &+ pos }
 
     /// The unread bytes (valid until the next `refill`).
-    var available: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage + pos, count: end - pos) }
+    package var available: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: storage + pos, count: end - pos) }
 
     /// Makes at least `count` unread bytes available, or all that remain.
     /// - Returns: the unread bytes.
@@ -126,7 +130,7 @@ final class InputStream {
     /// The first bytes, to sniff a format from: up to `count`, but on a pipe that pauses, what has
     /// come once it holds a line break, rather than wait for `count` bytes (P4: a slow writer's
     /// first rows are not held back by sniffing).
-    func head(upTo count: Int) throws(InputError) -> UnsafeBufferPointer<UInt8> {
+    package func head(upTo count: Int) throws(InputError) -> UnsafeBufferPointer<UInt8> {
         while end - pos < count {
             if started && !source.isReady && available.contains(0x0A) { break }
             if try !refill() { break }
@@ -137,7 +141,7 @@ final class InputStream {
     /// Moves unread bytes to the front and reads more.
     /// - Returns: false when the input has ended and no new bytes came.
     /// - Throws: `InputError` when the source fails.
-    func refill() throws(InputError) -> Bool {
+    package func refill() throws(InputError) -> Bool {
         if !started {
             try start()
             if end > pos { return true }
@@ -243,7 +247,7 @@ final class InputStream {
         return nil
     }
 
-    func reserve(_ extra: Int) {
+    package func reserve(_ extra: Int) {
         guard capacity - filled < extra else { return }
         let newCapacity = max(capacity * 2, filled + extra)
         let grown = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)

@@ -10,11 +10,11 @@ extension JSONReader {
     final class ByteScratch {
         private var start: UnsafeMutablePointer<UInt8>
         /// Bytes in use.
-        private(set) var count = 0
+        package private(set) var count = 0
         /// Bytes of memory held.
-        private(set) var capacity: Int
+        package private(set) var capacity: Int
 
-        init(capacity: Int = 64) {
+        package init(capacity: Int = 64) {
             self.capacity = max(16, capacity)
             start = .allocate(capacity: self.capacity)
         }
@@ -22,31 +22,31 @@ extension JSONReader {
         deinit { start.deallocate() }
 
         /// The bytes in use (valid until the next append).
-        var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
+        package var bytes: UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(start: start, count: count) }
 
         /// Empties the buffer, keeping its memory.
         @inline(__always)
-        func removeAll() { count = 0 }
+        package func removeAll() { count = 0 }
 
         @inline(__always)
-        func append(_ byte: UInt8) {
+        package func append(_ byte: UInt8) {
             if count == capacity { grow(to: count &+ 1) }
             start[count] = byte
             count &+= 1
         }
 
-        func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+        package func append(_ bytes: UnsafeBufferPointer<UInt8>) {
             guard let source = bytes.baseAddress, !bytes.isEmpty else { return }
             if capacity &- count < bytes.count { grow(to: count &+ bytes.count) }
             (start + count).update(from: source, count: bytes.count)
             count &+= bytes.count
         }
 
-        func append(_ other: ByteScratch) { append(other.bytes) }
+        package func append(_ other: ByteScratch) { append(other.bytes) }
 
         /// Appends what `body` writes at the start of the room it is lent (`limit` bytes);
         /// `body` returns how many. - Precondition: no more than it was lent.
-        func append(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+        package func append(atMost limit: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
             precondition(limit >= 0, "a negative count to append")
             if capacity &- count < limit { grow(to: count &+ limit) }
             let n = body(start + count)
@@ -55,7 +55,7 @@ extension JSONReader {
         }
 
         /// Keeps the first `newCount` bytes.
-        func removeLast(to newCount: Int) { count = min(count, max(0, newCount)) }
+        package func removeLast(to newCount: Int) { count = min(count, max(0, newCount)) }
 
         private func grow(to needed: Int) {
             var newCapacity = capacity &* 2

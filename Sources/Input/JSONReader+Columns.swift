@@ -1,3 +1,5 @@
+import Text
+
 extension JSONReader {
     /// Every key seen, as a tree of *nodes* (a key under its parent object's node; top-level keys,
     /// `Column N` and `Value` under the root, -1), and the columns made from them.
@@ -11,7 +13,7 @@ extension JSONReader {
     /// another. Each node remembers the last row whose object had its key, to notice duplicate keys.
     struct ColumnTable {
         /// Column names in first-seen order.
-        private(set) var names: [String] = []
+        package private(set) var names: [String] = []
         /// The column of each node, -1 while it has none.
         private(set) var nodeColumn: [Int] = []
         /// The row stamp of the last object member at each node.
@@ -31,7 +33,7 @@ extension JSONReader {
 
         /// The node for `key` under `parent` (-1 for the root), added when new.
         /// - Complexity: O(key length) on average.
-        mutating func node(parent: Int, key: UnsafeBufferPointer<UInt8>) -> Int {
+        package mutating func node(parent: Int, key: UnsafeBufferPointer<UInt8>) -> Int {
             if lastNode >= 0 {
                 let guess = Int(successors[lastNode]) &- 1
                 if guess >= 0 && parents[guess] == parent && keyEquals(guess, key) {
@@ -71,14 +73,14 @@ extension JSONReader {
         }
 
         /// The node for a top-level name such as `Value` or `Column 3`.
-        mutating func node(named name: String) -> Int {
+        package mutating func node(named name: String) -> Int {
             var name = name
             return name.withUTF8 { node(parent: -1, key: $0) }
         }
 
         /// The column of `node`, made when it has none yet.
         /// - Returns: the column, and whether it is new.
-        mutating func column(of node: Int) -> (column: Int, isNew: Bool) {
+        package mutating func column(of node: Int) -> (column: Int, isNew: Bool) {
             let known = nodeColumn[node]
             if known >= 0 { return (known, false) }
             let column = names.count
@@ -95,12 +97,12 @@ extension JSONReader {
         }
 
         /// Each column's keys from the root down, in column order (`path(of:)`, decoded).
-        func columnKeyPaths() -> [[String]] {
+        package func columnKeyPaths() -> [[String]] {
             columnNodes().map { node in node < 0 ? [] : path(of: node).map { String(decoding: $0, as: UTF8.self) } }
         }
 
         /// The keys from the root down to `node` (a top-level name such as `Value` is one key).
-        func path(of node: Int) -> [[UInt8]] {
+        package func path(of node: Int) -> [[UInt8]] {
             var chain: [[UInt8]] = []
             var current = node
             while current >= 0 {
@@ -111,7 +113,7 @@ extension JSONReader {
         }
 
         /// The column of the node at `path` (`path(of:)` of another table's node), made when new.
-        mutating func column(at path: [[UInt8]]) -> (column: Int, isNew: Bool) {
+        package mutating func column(at path: [[UInt8]]) -> (column: Int, isNew: Bool) {
             var node = -1
             for key in path { node = key.withUnsafeBufferPointer { self.node(parent: node, key: $0) } }
             return column(of: node)
@@ -169,7 +171,7 @@ extension JSONReader {
         }
 
         /// FNV-1a over the key, seeded with the parent.
-        static func hash(parent: Int, key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        package static func hash(parent: Int, key: UnsafeBufferPointer<UInt8>) -> UInt64 {
             var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ (UInt64(bitPattern: Int64(parent &+ 1)) &* 0x9E37_79B9_7F4A_7C15)
             for byte in key { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
             return hash
@@ -180,7 +182,7 @@ extension JSONReader {
 extension JSONReader {
     /// Starts with the columns another reader of the same input found, in its order: a piece of a
     /// file read again after a first pass over all of it names every column as that pass did (P1).
-    mutating func seed(columnsOf other: JSONReader) {
+    package mutating func seed(columnsOf other: JSONReader) {
         table = other.table
         slots = Array(repeating: Slot(), count: table.names.count)
     }
@@ -189,7 +191,7 @@ extension JSONReader {
     /// its columns join these where they are new, in the order it found them, as if this reader
     /// had read its rows; its lines count from `lineOffset` + 1.
     /// - Returns: for each of its columns, the column here.
-    mutating func absorb(_ piece: JSONReader, lineOffset: Int) -> [Int] {
+    package mutating func absorb(_ piece: JSONReader, lineOffset: Int) -> [Int] {
         let mapping = piece.table.columnNodes().map { node -> Int in
             let (column, isNew) = table.column(at: piece.table.path(of: node))
             if isNew { slots.append(Slot()) }

@@ -4,33 +4,33 @@ extension JSONReader {
     /// A key of the last row read by `readFlatLine`: `count` bytes at `start` of `FlatKeys.bytes`
     /// (then its closing quote and a colon), and where the row being read has it in the buffer.
     struct FlatKey {
-        var start: Int
-        var count: Int
-        var node: Int
-        var column: Int
+        package var start: Int
+        package var count: Int
+        package var node: Int
+        package var column: Int
         var textStart = 0
     }
 
     /// The keys of the last row `readFlatLine` read, in order (`FlatKey`), each followed in
     /// `bytes` by its closing quote and a colon: rows repeat them.
     final class FlatKeys {
-        private(set) var keys: UnsafeMutablePointer<FlatKey>
-        private(set) var count = 0
+        package private(set) var keys: UnsafeMutablePointer<FlatKey>
+        package private(set) var count = 0
         private var capacity = 16
-        let bytes = ByteScratch()
+        package let bytes = ByteScratch()
 
-        init() { keys = .allocate(capacity: capacity) }
+        package init() { keys = .allocate(capacity: capacity) }
 
         deinit { keys.deallocate() }
 
         /// Keeps the first `newCount` keys.
-        func removeLast(to newCount: Int) {
+        package func removeLast(to newCount: Int) {
             guard newCount < count else { return }
             bytes.removeLast(to: keys[newCount].start)
             count = newCount
         }
 
-        func append(_ key: FlatKey) {
+        package func append(_ key: FlatKey) {
             if count == capacity {
                 let grown = UnsafeMutablePointer<FlatKey>.allocate(capacity: capacity &* 2)
                 grown.moveInitialize(from: keys, count: count)

@@ -1,3 +1,5 @@
+import Text
+
 /// The common JSON Lines row read without the byte machine (P1): an object of scalars on one line,
 /// whose keys all have columns. The machine (`scan`) reads everything else, and it reads the same
 /// rows the same way: this path gives the record, counts and state the machine would have left,
@@ -75,7 +77,7 @@ extension JSONReader {
     /// `RowIndex+JSON.swift`): one `readFlatLine` read (`flatRowsRead` is past `flatBefore`) by
     /// where its values lie, any other to be read again from `before`, where the stream stood.
     /// - Complexity: O(columns).
-    mutating func note(in index: inout RowIndex, from before: Int, flatBefore: Int) {
+    package mutating func note(in index: inout RowIndex, from before: Int, flatBefore: Int) {
         guard flatRowsRead != flatBefore else {
             index.readAgain(from: before, next: stream.offset)
             return
@@ -89,8 +91,8 @@ extension JSONReader {
 
     /// What `flatMembers` read: where the row ends, and the counts `heldBytes` takes.
     struct FlatRow {
-        var end: Int
-        var cells: Int
+        package var end: Int
+        package var cells: Int
         var valueBytes: Int
         var keyBytes: Int
         /// The last key, string or number read (what `text` would hold after the machine), and
@@ -271,7 +273,7 @@ extension JSONReader {
     /// each escape decoded. Returns the bytes written; nil when the text is not such string text (a
     /// bare `"`, a `\` last, an escape other than a one-letter one), which a reader that checked
     /// the text first never meets and one taking bytes noted earlier meets when the file changed.
-    static func unescape(_ source: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int? {
+    package static func unescape(_ source: UnsafePointer<UInt8>, count: Int, into out: UnsafeMutablePointer<UInt8>) -> Int? {
         var read = 0
         var written = 0
         while read < count {
@@ -292,7 +294,7 @@ extension JSONReader {
 
     /// The byte a one-letter escape stands for (`n` for a line feed); 0 for `u` and any other.
     @inline(__always)
-    static func escaped(_ letter: UInt8) -> UInt8 {
+    package static func escaped(_ letter: UInt8) -> UInt8 {
         switch letter {
         case 0x22, 0x5C, 0x2F: return letter
         case UInt8(ascii: "b"): return 0x08

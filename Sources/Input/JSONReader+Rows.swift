@@ -243,7 +243,7 @@ extension JSONReader {
 
     /// Fills `record` with the ready row: one field per known column, in column order.
     /// - Complexity: O(columns + bytes of the row).
-    mutating func emit(into record: inout Record) {
+    package mutating func emit(into record: inout Record) {
         rowReady = false
         record.line = rowLine
         let bytes = rowBytes.bytes
@@ -275,7 +275,7 @@ extension JSONReader {
 
 
     /// Bytes the reader keeps between rows (its scratch buffers' capacities), for tests of I7.
-    var retainedCapacity: Int {
+    package var retainedCapacity: Int {
         text.capacity + rowBytes.capacity + compact.capacity + joined.capacity
             + frames.capacity * MemoryLayout<Frame>.stride
             + slots.capacity * MemoryLayout<Slot>.stride + positionalNodes.capacity * MemoryLayout<Int>.stride

@@ -1,9 +1,11 @@
+import Text
+
 /// The byte-level machine of `JSONReader`: the scan loop, token dispatch, and string escapes.
 extension JSONReader {
     /// Runs the machine over the buffered bytes until a row is ready, the bytes run out, or the
     /// input is wrong (the stream is then left at the offending byte).
     /// - Complexity: O(bytes scanned); strings and numbers are copied in runs.
-    mutating func scan() -> Step {
+    package mutating func scan() -> Step {
         let buffer = stream.storage
         var p = stream.pos
         let end = stream.end
@@ -295,7 +297,7 @@ extension JSONReader {
     }
 
     @inline(__always)
-    static func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
+    package static func isDigit(_ b: UInt8) -> Bool { b &- UInt8(ascii: "0") < 10 }
 
     /// The bytes that end a run of string text: the closing quote, a backslash, a control.
     static let stringStops: [Bool] = (0..<256).map { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }

@@ -2,7 +2,7 @@
 extension JSONReader {
     /// Where the scanner is between two bytes. What a state accepts may also depend on the
     /// innermost open frame (an array or an object, and how many members it has so far).
-    enum State: UInt8 {
+    package enum State: UInt8 {
         /// Expecting a value; whitespace allowed. In an array with no element yet, `]` too.
         case value
         /// After a complete value: expecting `,` or the close of the innermost frame; at top level,
@@ -39,11 +39,11 @@ extension JSONReader {
     }
 
     /// The kinds of scalar value.
-    enum Scalar: UInt8 {
+    package enum Scalar: UInt8 {
         case string, number, `true`, `false`, null
 
         /// The literal's text (empty for strings and numbers).
-        var word: StaticString {
+        package var word: StaticString {
             switch self {
             case .true: return "true"
             case .false: return "false"
@@ -76,29 +76,29 @@ extension JSONReader {
 
     /// One open array or object.
     struct Frame {
-        var role: Role
+        package var role: Role
         /// Members or elements begun so far.
-        var count = 0
+        package var count = 0
         /// For `.object`: its own node, the parent of its members' nodes (-1 for a row object);
         /// also where `{}` goes when it is empty.
-        var node = -1
+        package var node = -1
     }
 
     /// Where a column's cell is in `rowBytes`.
     struct Slot {
-        var start = 0
-        var end = 0
+        package var start = 0
+        package var end = 0
         /// The row the cell belongs to: the slot is empty unless this is the current `rowStamp`.
         var stamp = 0
         /// The node whose value filled it (for duplicate keys).
-        var node = -1
+        package var node = -1
         /// A cell of `readFlatLine`: `start..<end` of the stream's buffer holds it as written, with
         /// backslash escapes still to be decoded.
-        var escaped = false
+        package var escaped = false
     }
 
     /// What stopped a scan.
-    enum Step {
+    package enum Step {
         /// The buffered bytes are used up.
         case needMore
         /// A row is ready.
@@ -110,7 +110,7 @@ extension JSONReader {
     }
 
     /// Kinds of malformed input, turned into messages by `makeError`.
-    enum Failure {
+    package enum Failure {
         /// Not what `expectation` says the state needs.
         case expected
         /// A digit after a leading zero.

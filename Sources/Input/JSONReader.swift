@@ -44,31 +44,31 @@
 /// An input holding no value (empty or only whitespace) is an error unless `linesMode` is true.
 ///
 /// A reader shares its stream and scratch buffers with any copy of it: use one copy only.
-struct JSONReader: RecordReader {
+package struct JSONReader: RecordReader {
     /// The input's name for error messages and warnings.
-    let sourceName: String
+    package let sourceName: String
     /// The deepest nesting of arrays and objects accepted.
-    let maxDepth: Int
+    package let maxDepth: Int
     /// How far an auto-mode reader looks ahead through a first top-level array to decide between a
     /// document and JSON Lines.
-    static let lookaheadLimit = 1 << 20
+    @inlinable package static var lookaheadLimit: Int { 1 << 20 }
 
-    let stream: InputStream
+    package let stream: InputStream
     /// The caller's choice: true JSON Lines, false one JSON value, nil decide from the input.
-    let linesMode: Bool?
+    package let linesMode: Bool?
     /// Whether top-level values are JSON Lines rows (decided, or switched on in auto mode).
-    var lines: Bool
+    package var lines: Bool
     /// Whether the first top-level array still has to be looked at to choose the mode.
     var undecided: Bool
 
     // MARK: Scanner state (see JSONReader+Scanner.swift)
 
-    var state: State = .value
+    package var state: State = .value
     /// Current line (1-based), the stream offset where it starts, and the offset just past the
     /// last CR (so the LF of a CRLF does not count twice).
-    var line = 1
-    var lineStart = 0
-    var afterCR = -1
+    package var line = 1
+    package var lineStart = 0
+    package var afterCR = -1
     /// Open arrays and objects, innermost last. Never recursion: the depth is this array's count.
     var frames: [Frame] = []
     /// The stream offset of `stream.storage[0]` during a scan.
@@ -83,15 +83,15 @@ struct JSONReader: RecordReader {
     var escapeValue: UInt32 = 0
     var escapeDigits = 0
     /// A high surrogate waiting for its low half (0 when none).
-    var pendingHigh: UInt32 = 0
+    package var pendingHigh: UInt32 = 0
     /// The literal being matched and how many of its bytes matched.
-    var literal: Scalar = .null
+    package var literal: Scalar = .null
     var literalIndex = 0
     /// Top-level values completed, and the line the last one ended on.
     var topValues = 0
     var lastValueLine = 0
     /// Set once the input ended or an error was thrown.
-    var finished = false
+    package var finished = false
 
     // MARK: Row state (see JSONReader+Rows.swift)
 
@@ -111,8 +111,8 @@ struct JSONReader: RecordReader {
     var flatKeys = FlatKeys()
     /// Whether `readFlatLine` may read rows (tests turn it off to compare with the machine alone),
     /// and how many it read.
-    var readsFlatLines = true
-    var flatRowsRead = 0
+    package var readsFlatLines = true
+    package var flatRowsRead = 0
     /// Where, in the stream's buffer, the `{` of the last row `readFlatLine` read is.
     var flatRowAt = 0
     /// A row value has been completed and waits to be returned.
@@ -134,7 +134,7 @@ struct JSONReader: RecordReader {
     var loneSurrogates = 0
     var firstLoneSurrogateLine = 0
     /// Keys found a second time in one object, the first of them and its line.
-    var duplicateKeys = 0
+    package var duplicateKeys = 0
     var firstDuplicateKey = ""
     var firstDuplicateLine = 0
 
@@ -147,17 +147,17 @@ struct JSONReader: RecordReader {
     /// Input with no value at all (empty, or only white space) ends without rows instead of being
     /// an error: the tool's E4. Off for the parser on its own, which follows RFC 8259 (no empty
     /// document; JSONTestSuite's n_structure_no_data).
-    var blankIsEmpty = false
+    package var blankIsEmpty = false
 
     /// The most bytes the row being read may hold (`--max-row-size`, E5): its cells, the string
     /// being scanned and nested values kept as JSON, checked each time the buffer is read to its end.
-    var maxRowBytes = Int.max
+    package var maxRowBytes = Int.max
 
     /// The bytes the row being read holds so far, its keys' included, each of its cells counted
     /// `Record.fieldCost` more; checked at every refill and when the row ends.
     var heldBytes: Int { rowBytes.count &+ rowKeyBytes &+ text.count &+ compact.count &+ joined.count &+ Record.fieldCost &* rowCells }
 
-    init(stream: InputStream, linesMode: Bool?, sourceName: String, maxDepth: Int = 512) {
+    package init(stream: InputStream, linesMode: Bool?, sourceName: String, maxDepth: Int = 512) {
         self.stream = stream
         self.linesMode = linesMode
         self.lines = linesMode ?? false
@@ -167,13 +167,13 @@ struct JSONReader: RecordReader {
     }
 
     /// The columns known so far, in first-seen order.
-    var columnNames: [String]? { table.names }
+    package var columnNames: [String]? { table.names }
     /// Each column's keys from the line's object down (`["b", "c"]` for `b.c` read from a nested object).
-    func columnKeyPaths() -> [[String]] { table.columnKeyPaths() }
+    package func columnKeyPaths() -> [[String]] { table.columnKeyPaths() }
 
     /// One warning when lone surrogates were replaced, and one when an object repeated a key, each
     /// with the count and the first line.
-    var warnings: [String] {
+    package var warnings: [String] {
         var out: [String] = []
         if loneSurrogates > 0 {
             let times = loneSurrogates == 1 ? "1 time" : "\(loneSurrogates) times"
@@ -192,7 +192,7 @@ struct JSONReader: RecordReader {
     ///   error when reading fails. After an error the reader returns false.
     /// - Complexity: O(bytes of the row + columns); no allocation once buffers have grown, except
     ///   a `String` per new column.
-    mutating func read(into record: inout Record) throws(InputError) -> Bool {
+    package mutating func read(into record: inout Record) throws(InputError) -> Bool {
         record.clear()
         guard !finished else { return false }
         while true {

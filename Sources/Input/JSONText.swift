@@ -2,9 +2,9 @@
 /// string (`"`, `\` and control characters; the short escapes where JSON has them). The reader
 /// uses them to write a nested value compactly (`JSONReader`), the save to write a value typed in
 /// a JSON Lines file (`JSONLine`), so what one writes the other reads back the same.
-enum JSONText {
+package enum JSONText {
     /// Whether `s` is a JSON number: `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`.
-    static func isNumber<Bytes: RandomAccessCollection<UInt8>>(_ s: Bytes) -> Bool where Bytes.Index == Int {
+    package static func isNumber<Bytes: RandomAccessCollection<UInt8>>(_ s: Bytes) -> Bool where Bytes.Index == Int {
         var i = s.startIndex
         let n = s.endIndex
         func digits() -> Int {
@@ -30,7 +30,7 @@ enum JSONText {
 
     /// The bytes of `text` as inside a JSON string, each handed to `emit`.
     @inline(__always)
-    static func escape(_ text: some Sequence<UInt8>, _ emit: (UInt8) -> Void) {
+    package static func escape(_ text: some Sequence<UInt8>, _ emit: (UInt8) -> Void) {
         for b in text {
             switch b {
             case 0x22, 0x5C: emit(0x5C); emit(b)
@@ -49,7 +49,7 @@ enum JSONText {
     }
 
     /// `text` as a JSON string, quotes included.
-    static func quoted(_ text: some Sequence<UInt8>) -> [UInt8] {
+    package static func quoted(_ text: some Sequence<UInt8>) -> [UInt8] {
         var out: [UInt8] = [0x22]
         escape(text) { out.append($0) }
         out.append(0x22)

@@ -19,62 +19,62 @@ public struct SourcePosition: Sendable, Equatable, CustomStringConvertible {
 ///
 /// A reader fills the same `Record` again and again, so the hot path allocates nothing once the
 /// buffers have grown to the widest row.
-struct Record: Sendable {
+package struct Record: Sendable {
     /// The UTF-8 bytes of all fields, one after another, already unquoted and unescaped.
-    var bytes = ByteArray()
+    package var bytes = ByteArray()
     /// `ends[i]` is the offset in `bytes` just past field `i`.
-    var ends = GrowableArray<Int>()
+    package var ends = GrowableArray<Int>()
     /// The line the record starts on (1-based).
-    var line: Int = 0
+    package var line: Int = 0
 
-    init() {}
+    package init() {}
 
     /// Builds a record from strings (tests and small synthesized rows).
-    init(_ fields: [String], line: Int = 0) {
+    package init(_ fields: [String], line: Int = 0) {
         for field in fields { append(field) }
         self.line = line
     }
 
     /// Number of fields.
-    var count: Int { ends.count }
+    package var count: Int { ends.count }
 
     /// What a field counts for against `--max-row-size` besides its bytes (E5): about what a
     /// column costs to size and lay out, so that a line of millions of empty fields is bounded
     /// as a long one is.
-    static let fieldCost = 64
+    @inlinable package static var fieldCost: Int { 64 }
 
     /// Byte range of field `index` in `bytes`.
-    func range(of index: Int) -> Range<Int> {
+    package func range(of index: Int) -> Range<Int> {
         (index == 0 ? 0 : ends[index - 1])..<ends[index]
     }
 
     /// Field `index` as a `String` (made once, when it is needed).
-    func string(at index: Int) -> String {
+    package func string(at index: Int) -> String {
         bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range(of: index)]), as: UTF8.self) }
     }
 
     /// All fields as strings.
-    var strings: [String] { (0..<count).map { string(at: $0) } }
+    package var strings: [String] { (0..<count).map { string(at: $0) } }
 
     /// A record holding `fields`' bytes.
-    init(_ fields: Fields) {
+    package init(_ fields: Fields) {
         for k in 0..<fields.count { append(fields[k]) }
     }
 
     /// Appends a field.
-    mutating func append(_ field: String) {
+    package mutating func append(_ field: String) {
         bytes.append(contentsOf: field.utf8)
         ends.append(bytes.count)
     }
 
     /// Appends a field from raw bytes.
-    mutating func append(_ field: UnsafeBufferPointer<UInt8>) {
+    package mutating func append(_ field: UnsafeBufferPointer<UInt8>) {
         bytes.append(contentsOf: field)
         ends.append(bytes.count)
     }
 
     /// Ends the field being built: everything appended to `bytes` since the last end.
-    mutating func endField() { ends.append(bytes.count) }
+    package mutating func endField() { ends.append(bytes.count) }
 
     /// Empties the record and makes its buffers its own, so a reader may append without checks
     /// (`appendAssumingUnique`, `endFieldAssumingUnique`) until the record is next copied.
@@ -90,7 +90,7 @@ struct Record: Sendable {
     mutating func endFieldAssumingUnique() { ends.appendAssumingUnique(bytes.count) }
 
     /// Empties the record, keeping its capacity.
-    mutating func clear() {
+    package mutating func clear() {
         bytes.removeAll(keepingCapacity: true)
         ends.removeAll(keepingCapacity: true)
     }
@@ -98,7 +98,7 @@ struct Record: Sendable {
     /// A copy whose buffers are just large enough, for a row that is held (sorted, grouped, a
     /// pipe's window): it takes about half the memory of the reader's record, whose buffers are
     /// left to it for the next row.
-    func compacted() -> Record {
+    package func compacted() -> Record {
         Record(bytes: bytes.compacted(), ends: ends.compacted(), line: line)
     }
 
@@ -110,14 +110,14 @@ struct Record: Sendable {
 
     /// Calls `body` with the fields seen in place (the way every cell is read).
     @inline(__always)
-    func withFields<R, E: Error>(_ body: (Fields) throws(E) -> R) throws(E) -> R {
+    package func withFields<R, E: Error>(_ body: (Fields) throws(E) -> R) throws(E) -> R {
         try withExtendedLifetime(self) { () throws(E) -> R in try body(unsafeFields) }
     }
 
     /// The fields in place, with nothing keeping the record alive: for a caller that owns the
     /// record for as long as it uses the view (a batch of the row pipeline).
     @inline(__always)
-    var unsafeFields: Fields { Fields(base: bytes.unsafeBase, ends: ends.unsafeBase, count: ends.count) }
+    package var unsafeFields: Fields { Fields(base: bytes.unsafeBase, ends: ends.unsafeBase, count: ends.count) }
 }
 
 /// A record's fields in place: where its bytes are and where each field ends. Two pointers and a
@@ -126,22 +126,22 @@ struct Record: Sendable {
 ///
 /// Fields read in place from a file's bytes (`RowIndex`) also say where each starts, as they do
 /// not follow one another.
-struct Fields {
-    let base: UnsafePointer<UInt8>
-    let ends: UnsafePointer<Int>
+package struct Fields {
+    package let base: UnsafePointer<UInt8>
+    package let ends: UnsafePointer<Int>
     /// Number of fields.
-    let count: Int
+    package let count: Int
     /// Where each field starts; nil when each starts where the one before it ends (a `Record`).
-    let starts: UnsafePointer<Int>?
+    package let starts: UnsafePointer<Int>?
 
-    init(base: UnsafePointer<UInt8>, ends: UnsafePointer<Int>, count: Int) {
+    package init(base: UnsafePointer<UInt8>, ends: UnsafePointer<Int>, count: Int) {
         self.base = base
         self.ends = ends
         self.count = count
         starts = nil
     }
 
-    init(base: UnsafePointer<UInt8>, starts: UnsafePointer<Int>, ends: UnsafePointer<Int>, count: Int) {
+    package init(base: UnsafePointer<UInt8>, starts: UnsafePointer<Int>, ends: UnsafePointer<Int>, count: Int) {
         self.base = base
         self.ends = ends
         self.count = count
@@ -150,7 +150,7 @@ struct Fields {
 
     /// Field `index`'s bytes; an empty cell past the last field (a short row).
     @inline(__always)
-    subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
+    package subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
         guard index < count else { return UnsafeBufferPointer(start: base, count: 0) }
         let start = starts?[index] ?? (index == 0 ? 0 : ends[index &- 1])
         return UnsafeBufferPointer(start: base + start, count: ends[index] &- start)
@@ -159,23 +159,23 @@ struct Fields {
 
 /// A row read in place in the stream's buffer (`CSVReader.readInPlace`): where each field starts
 /// and ends there, with no copy of its bytes. Valid until the stream is read again.
-struct InPlaceRow {
+package struct InPlaceRow {
     /// Buffer indexes of each field's first byte and of the byte just past it, `capacity` of each.
-    private(set) var starts: UnsafeMutablePointer<Int>
-    private(set) var ends: UnsafeMutablePointer<Int>
-    private(set) var capacity = 64
+    package private(set) var starts: UnsafeMutablePointer<Int>
+    package private(set) var ends: UnsafeMutablePointer<Int>
+    package private(set) var capacity = 64
     /// Holds their memory.
     private var memory: (starts: GrowableArray<Int>.Storage, ends: GrowableArray<Int>.Storage)
     /// Fields as the reader found them, before the table pads a short row.
-    var count = 0
+    package var count = 0
     /// Fields held, padding included.
-    private(set) var held = 0
+    package private(set) var held = 0
     /// The line the row starts on (1-based).
-    var line = 0
+    package var line = 0
     /// The quoted fields with `""` in them, to be decoded once the row is taken.
     var paired = GrowableArray<Int>()
 
-    init() {
+    package init() {
         memory = (GrowableArray<Int>.Storage(capacity: capacity), GrowableArray<Int>.Storage(capacity: capacity))
         starts = memory.starts.pointer
         ends = memory.ends.pointer
@@ -188,7 +188,7 @@ struct InPlaceRow {
     /// the caller lends until the next `aim` (a sizing batch's next row, so that the row needs no
     /// copy into it). A row of more fields moves to the row's own memory (`grow`).
     @inline(__always)
-    mutating func aim(starts: UnsafeMutablePointer<Int>, ends: UnsafeMutablePointer<Int>, capacity: Int) {
+    package mutating func aim(starts: UnsafeMutablePointer<Int>, ends: UnsafeMutablePointer<Int>, capacity: Int) {
         self.starts = starts
         self.ends = ends
         self.capacity = capacity
@@ -198,7 +198,7 @@ struct InPlaceRow {
     /// Room for twice as many fields, those held kept (moved to the row's own memory when they
     /// were written where `aim` said). Out of line: the readers' field loops call it seldom.
     @inline(never)
-    mutating func grow() {
+    package mutating func grow() {
         let written = capacity
         capacity &*= 2
         if aimed {
@@ -219,13 +219,13 @@ struct InPlaceRow {
 
     /// Holds `count` fields, written at `starts` and `ends` (with no `""` to decode so far).
     @inline(__always)
-    mutating func hold(_ count: Int) {
+    package mutating func hold(_ count: Int) {
         self.count = count
         held = count
     }
 
     /// Pads the row with empty fields up to `columns` (a short row's cells are empty).
-    mutating func pad(to columns: Int) {
+    package mutating func pad(to columns: Int) {
         while held < columns {
             if held == capacity { grow() }
             starts[held] = 0
@@ -236,7 +236,7 @@ struct InPlaceRow {
 
     /// The fields in place in `buffer`, padding included.
     @inline(__always)
-    func fields(in buffer: UnsafePointer<UInt8>) -> Fields {
+    package func fields(in buffer: UnsafePointer<UInt8>) -> Fields {
         Fields(base: buffer, starts: starts, ends: ends, count: held)
     }
 }

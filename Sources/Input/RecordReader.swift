@@ -1,5 +1,5 @@
 /// A reader of rows: CSV/TSV or JSON.
-protocol RecordReader {
+package protocol RecordReader {
     /// Column names the reader knows itself (JSON keys, first-seen order), or nil when the first
     /// record is a header row (CSV, TSV).
     var columnNames: [String]? { get }
@@ -11,8 +11,8 @@ protocol RecordReader {
 }
 
 extension CSVReader: RecordReader {
-    var columnNames: [String]? { nil }
-    var warnings: [String] { [] }
+    package var columnNames: [String]? { nil }
+    package var warnings: [String] { [] }
 }
 
 /// Rows given in memory, each made a record as it is: no text format between (no quoting, no
@@ -22,14 +22,14 @@ struct RowsReader: RecordReader {
     private let rows: [[String?]]
     private var next = 0
 
-    init(_ rows: [[String?]]) { self.rows = rows }
+    package init(_ rows: [[String?]]) { self.rows = rows }
 
     /// None: the headings are given beside the rows.
-    var columnNames: [String]? { nil }
-    var warnings: [String] { [] }
+    package var columnNames: [String]? { nil }
+    package var warnings: [String] { [] }
 
     /// The next row's cells; its line is its place counting the headings as line 1.
-    mutating func read(into record: inout Record) throws(InputError) -> Bool {
+    package mutating func read(into record: inout Record) throws(InputError) -> Bool {
         record.clear()
         guard next < rows.count else { return false }
         for cell in rows[next] { record.append(cell ?? "") }
@@ -41,15 +41,20 @@ struct RowsReader: RecordReader {
 
 /// Rows and their headings in memory as an input: `TableInput` reads them as records through a
 /// `RowsReader`, not as bytes.
-struct RowsInput: InputProvider {
-    let headings: [String]
-    let rows: [[String?]]
-    var name: String { "<rows>" }
-    var path: String? { nil }
+package struct RowsInput: InputProvider {
+    package let headings: [String]
+    package let rows: [[String?]]
+
+    package init(headings: [String], rows: [[String?]]) {
+        self.headings = headings
+        self.rows = rows
+    }
+    package var name: String { "<rows>" }
+    package var path: String? { nil }
     /// Read twice, as a regular file is (sized from every row, then drawn).
-    var isRereadable: Bool { true }
+    package var isRereadable: Bool { true }
     /// No bytes: the rows are not text. An empty source, for a caller that opens every input.
-    func open() throws(InputError) -> any ByteSource { MemorySource([]) }
+    package func open() throws(InputError) -> any ByteSource { MemorySource([]) }
 }
 
 /// Where a table comes from: the executable opens files and stdin, tests use memory.

@@ -35,7 +35,7 @@ extension RowIndex {
 
     /// Notes a row the reader is to read again, from `before` (where it stood before reading it in
     /// the sizing pass); it then stands at `next`.
-    mutating func readAgain(from before: Int, next: Int) {
+    package mutating func readAgain(from before: Int, next: Int) {
         guard let lead = lead(to: before) else { return }
         readAgain(lead: lead, next: next)
     }

@@ -1,20 +1,20 @@
 /// The drawing pass's side of `RowIndex`: a piece's rows taken from the stream by their notes.
 extension RowIndex {
     /// Reads one drawing piece's rows from the stream by their notes.
-    struct Reader {
-        let notes: ByteArray
+    package struct Reader {
+        package let notes: ByteArray
         /// Where `notes`' bytes are (`notes` holds them; they do not change while it is read).
         private let noteBytes: UnsafePointer<UInt8>
-        let to: Int
-        let dialect: Dialect
-        let sourceName: String
+        package let to: Int
+        package let dialect: Dialect
+        package let sourceName: String
         /// At least as many fields as a row has: short rows are padded to it with empty fields.
-        let columns: Int
-        var at: Int
+        package let columns: Int
+        package var at: Int
         /// Where each field of the row read starts and ends, `capacity` of each.
-        let starts: UnsafeMutablePointer<Int>
-        let ends: UnsafeMutablePointer<Int>
-        let capacity: Int
+        package let starts: UnsafeMutablePointer<Int>
+        package let ends: UnsafeMutablePointer<Int>
+        package let capacity: Int
         /// JSON Lines: for each of the sizing piece's columns, the table's column (`Slice.columns`).
         let columnMap: [Int]?
         /// The map is `0, 1, 2, …`: member `k` of a row in order is field `k`.
@@ -23,7 +23,7 @@ extension RowIndex {
         private let memory: GrowableArray<Int>.Storage
 
         /// Reads by `slice`'s notes; nil when they cannot be read back from disk.
-        init?(_ slice: Slice, dialect: Dialect, sourceName: String, columns: Int) {
+        package init?(_ slice: Slice, dialect: Dialect, sourceName: String, columns: Int) {
             guard let (notes, from, to) = slice.bytes() else { return nil }
             self.notes = notes
             noteBytes = notes.unsafeBase
@@ -44,7 +44,7 @@ extension RowIndex {
         /// or that the reader is to read it; or the end of the notes.
         /// - Throws: `file changed while reading` when the bytes are not where the sizing pass
         ///   saw them.
-        mutating func next(from stream: InputStream) throws(InputError) -> Step {
+        package mutating func next(from stream: InputStream) throws(InputError) -> Step {
             guard at < to else { return .end }
             return try columnMap == nil ? next(from: stream, notes: noteBytes) : nextJSON(from: stream, notes: noteBytes)
         }
@@ -198,10 +198,10 @@ extension RowIndex {
             }
         }
 
-        var changed: InputError { Self.changed(sourceName) }
+        package var changed: InputError { Self.changed(sourceName) }
 
         /// Moves `stream` past a row's lead (`lead` bytes), to the row the reader is to read.
-        func readAgain(_ stream: InputStream, lead: Int) throws(InputError) -> Step {
+        package func readAgain(_ stream: InputStream, lead: Int) throws(InputError) -> Step {
             if stream.end &- stream.pos < lead {
                 guard lead <= (try Self.more(stream, atLeast: lead)) else { throw changed }
             }
@@ -212,16 +212,16 @@ extension RowIndex {
         /// Reads more of the stream, to at least `count` unread bytes if the input has them.
         /// - Returns: the unread bytes there are.
         @inline(never)
-        static func more(_ stream: InputStream, atLeast count: Int) throws(InputError) -> Int {
+        package static func more(_ stream: InputStream, atLeast count: Int) throws(InputError) -> Int {
             try stream.peek(atLeast: count).count
         }
 
         @inline(never)  // made once a run at most: kept out of the row loops
-        static func changed(_ sourceName: String) -> InputError { .fileChanged("modified", source: sourceName) }
+        package static func changed(_ sourceName: String) -> InputError { .fileChanged("modified", source: sourceName) }
 
         /// The LEB128 number at `notes[at]`; `at` moves past it.
         @inline(__always)
-        static func number(_ notes: UnsafePointer<UInt8>, _ at: inout Int) -> Int {
+        package static func number(_ notes: UnsafePointer<UInt8>, _ at: inout Int) -> Int {
             var byte = notes[at]
             at &+= 1
             guard byte >= 0x80 else { return Int(byte) }

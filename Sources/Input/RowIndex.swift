@@ -9,14 +9,14 @@
 /// `longestRow` (a long cell stays in the reader's record, grown in place, P2), is noted as its
 /// lead and a count of 0: the drawing pass has the reader read it again. A JSON Lines file's rows
 /// are noted as `RowIndex+JSON.swift` says.
-struct RowIndex {
+package struct RowIndex {
     /// The rows noted so far.
-    private(set) var bytes = ByteArray()
+    package private(set) var bytes = ByteArray()
     /// Whether every row so far could be noted (and the notes stay under `limit`).
-    private(set) var usable = true
+    package private(set) var usable = true
     /// The most bytes of notes one sizing piece may take; past it the piece is not noted (the
     /// pieces of a file over about 3.6 GB, each a 256th of it), so what a piece holds stays bounded.
-    let limit: Int
+    package let limit: Int
     /// Where the drawing pass's reader will stand before the next row: the end of the previous
     /// row's last field (or past its line break, when the reader read it again), or where its
     /// piece starts.
@@ -24,39 +24,44 @@ struct RowIndex {
 
     /// Rows longer than this (the bytes a piece's stream reads at a time) are read again by the
     /// reader rather than held whole in the stream's buffer.
-    static let longestRow = 1 << 16
+    @inlinable package static var longestRow: Int { 1 << 16 }
 
     /// 2 MiB: about 150,000 rows of ten fields.
-    init(limit: Int = 2 << 20) { self.limit = limit }
+    package init(limit: Int = 2 << 20) { self.limit = limit }
 
     /// Where a row the reader read lies in its stream, and how its fields are written (the
     /// reader's `shape`).
-    struct Shape {
+    package struct Shape {
         /// The stream offset of the row's first byte (blank lines before it skipped).
-        var rawStart = 0
+        package var rawStart = 0
         /// The stream offset of the byte that ended its last field: its line break, or the end of
         /// the input.
-        var rawEnd = 0
+        package var rawEnd = 0
         /// Bit `i`: field `i` is quoted (the first 64 fields).
-        var quoted: UInt64 = 0
+        package var quoted: UInt64 = 0
         /// The bit of the one quoted field with `""` in it (0: none), and how many it holds.
         var pairField: UInt64 = 0
-        var pairs = 0
+        package var pairs = 0
         /// A field is neither as written nor `"` + text + `"` (a TSV backslash escape, bytes after
         /// a closing quote, `""` in two fields, a quoted field past the 64th).
         var irregular = false
+
+        package init(rawStart: Int = 0, rawEnd: Int = 0) {
+            self.rawStart = rawStart
+            self.rawEnd = rawEnd
+        }
     }
 
     /// Notes a row the reader read into `record` (before the table pads it), written as `shape`
     /// says, the reader then standing at `next`. A row that is irregular, or whose fields do not
     /// add up to where it ends, is noted to be read again by the reader.
-    mutating func add(_ record: Record, _ shape: Shape, next: Int) {
+    package mutating func add(_ record: Record, _ shape: Shape, next: Int) {
         record.withFields { add($0, shape, next: next) }
     }
 
     /// The same for a row's fields seen in place: in a record, or in the stream's buffer
     /// (`CSVReader.readInPlace`), unpadded.
-    mutating func add(_ fields: Fields, _ shape: Shape, next: Int) {
+    package mutating func add(_ fields: Fields, _ shape: Shape, next: Int) {
         let rawStart = shape.rawStart, rawEnd = shape.rawEnd
         guard let lead = lead(to: rawStart) else { return }
         if !shape.irregular && fields.count <= 64 && rawEnd &- rawStart <= Self.longestRow && noteFields(fields, shape, lead: lead) {
@@ -68,7 +73,7 @@ struct RowIndex {
 
     /// The bytes from `cursor` to `rawStart`, where the next row's notes begin; nil, the notes
     /// dropped, when they are no longer kept (a row not after the last, or past `limit`).
-    mutating func lead(to rawStart: Int) -> Int? {
+    package mutating func lead(to rawStart: Int) -> Int? {
         let lead = rawStart &- cursor
         guard usable, lead >= 0, bytes.count <= limit else {
             usable = false
@@ -80,7 +85,7 @@ struct RowIndex {
 
     /// Notes a row as its lead, then what `body` writes (at most `atMost` bytes, at its pointer);
     /// the drawing pass's reader then stands at `rawEnd`. False, nothing noted, when `body` gives nil.
-    mutating func add(lead: Int, atMost: Int, rawEnd: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int?) -> Bool {
+    package mutating func add(lead: Int, atMost: Int, rawEnd: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int?) -> Bool {
         let added = bytes.append(atMost: atMost &+ 10) { room -> Int? in
             let out = room.baseAddress!
             let n = Self.put(lead, at: out)
@@ -92,7 +97,7 @@ struct RowIndex {
 
     /// Notes a row to be read again by the reader: its lead, then 0 for the count. The reader then
     /// stands at `next`.
-    mutating func readAgain(lead: Int, next: Int) {
+    package mutating func readAgain(lead: Int, next: Int) {
         _ = bytes.append(atMost: 11) { room in
             let out = room.baseAddress!
             let n = Self.put(lead, at: out)
@@ -167,11 +172,11 @@ struct RowIndex {
     }
 
     /// The drawing pass will start a piece at stream offset `offset` (a checkpoint).
-    mutating func restart(at offset: Int) { cursor = offset }
+    package mutating func restart(at offset: Int) { cursor = offset }
 
     /// Writes `value` (not negative) as LEB128 at `out`. Returns the bytes written.
     @inline(__always)
-    static func put(_ value: Int, at out: UnsafeMutablePointer<UInt8>) -> Int {
+    package static func put(_ value: Int, at out: UnsafeMutablePointer<UInt8>) -> Int {
         var v = UInt(bitPattern: value)
         var n = 0
         while v >= 0x80 {
@@ -185,17 +190,25 @@ struct RowIndex {
 
     /// One drawing piece's rows as noted: `from..<to` of a sizing piece's notes, wherever they are
     /// kept (`RowNotes`).
-    struct Slice: Sendable {
-        let notes: RowNotes
-        let place: RowNotes.Place
-        let from: Int
-        let to: Int
+    package struct Slice: Sendable {
+        package let notes: RowNotes
+        package let place: RowNotes.Place
+        package let from: Int
+        package let to: Int
         /// A JSON Lines piece's: for each of the sizing piece's columns, the table's column (a
         /// piece names its columns in the order it met their keys). Nil for CSV and TSV.
-        var columns: [Int]? = nil
+        package var columns: [Int]? = nil
+
+        package init(notes: RowNotes, place: RowNotes.Place, from: Int, to: Int, columns: [Int]? = nil) {
+            self.notes = notes
+            self.place = place
+            self.from = from
+            self.to = to
+            self.columns = columns
+        }
 
         /// The notes, read back if they were written to disk; nil when they cannot be read.
-        func bytes() -> (storage: ByteArray, from: Int, to: Int)? {
+        package func bytes() -> (storage: ByteArray, from: Int, to: Int)? {
             switch place {
             case .memory(let storage):
                 return (storage, from, to)
@@ -207,7 +220,7 @@ struct RowIndex {
     }
 
     /// What the notes give for the next row.
-    enum Step {
+    package enum Step {
         /// The row's fields, in place in the stream's buffer (valid until the stream is read again).
         case fields(Fields)
         /// The row is to be read by the reader, which the stream now stands at.

@@ -9,22 +9,22 @@ import Support
 /// to `budget` bytes, past it in a temporary file under `TMPDIR`, unlinked as soon as it is made,
 /// so that memory does not grow with the file (P2). Notes that cannot be written are dropped: the
 /// drawing pass then reads their rows as before.
-final class RowNotes: @unchecked Sendable {
+package final class RowNotes: @unchecked Sendable {
     /// Where a piece's notes are kept.
-    enum Place: @unchecked Sendable {
+    package enum Place: @unchecked Sendable {
         case memory(ByteArray)
         /// At this offset of the temporary file.
         case file(Int64)
     }
 
     /// What is held in memory at most.
-    let budget: Int
+    package let budget: Int
     /// 4 MiB: about 300,000 rows of ten fields.
-    static let defaultBudget = 4 << 20
+    @inlinable package static var defaultBudget: Int { 4 << 20 }
     private let directory: String
     private let state = Locked((held: 0, fd: Int32(-1), written: Int64(0), failed: false))
 
-    init(budget: Int = defaultBudget, directory: String = TemporaryFiles.directory) {
+    package init(budget: Int = defaultBudget, directory: String = TemporaryFiles.directory) {
         self.budget = budget
         self.directory = directory
     }
@@ -39,7 +39,7 @@ final class RowNotes: @unchecked Sendable {
     ///   (else they are kept in their own block, its spare room counted against the budget).
     ///   Either way the block's capacity is what is held (`forget`).
     /// - Returns: where they are, or nil when they could not be kept.
-    func keep(_ notes: ByteArray, compacting: Bool = true) -> Place? {
+    package func keep(_ notes: ByteArray, compacting: Bool = true) -> Place? {
         let count = notes.count
         let held = compacting ? max(1, count) : notes.capacity  // a block holds at least one byte
         let spot = state.withLock { state -> (fd: Int32, offset: Int64)? in
@@ -64,18 +64,16 @@ final class RowNotes: @unchecked Sendable {
     /// Lets go of bytes kept, once used or not to be used (a piece read again joined with the one
     /// before): memory they held is free for others within the budget (a file's bytes stay where
     /// they are).
-    func forget(_ place: Place) {
+    package func forget(_ place: Place) {
         if case .memory(let bytes) = place { state.withLock { $0.held -= bytes.capacity } }
     }
 
-    /// Writes the `count` bytes written at `offset` to `out` (straight from the file where `out`'s
-    /// sink can take them so). - Returns: false when they could not all be read.
-    func copy(at offset: Int64, count: Int, to out: OutputBuffer) throws(OutputError) -> Bool {
-        try out.copy(fromFile: state.current.fd, at: offset, count: count)
-    }
+    /// The temporary file notes past the budget are written to (-1 before the first), for a
+    /// caller that copies bytes kept there straight to its output.
+    package var fileDescriptor: Int32 { state.current.fd }
 
     /// `count` bytes of notes written at `offset`; nil when they cannot be read.
-    func read(at offset: Int64, count: Int) -> ByteArray? {
+    package func read(at offset: Int64, count: Int) -> ByteArray? {
         let fd = state.current.fd
         var bytes = ByteArray()
         let read = bytes.append(atMost: count) { free in readFully(fd, into: UnsafeMutableRawBufferPointer(free), at: offset) ? free.count : nil }

@@ -1,16 +1,16 @@
 /// Rows with named columns, from any reader: the header row or JSON keys become column names,
 /// short rows are padded, long rows get `Column N` columns (I2, I6).
-struct TableInput {
+package struct TableInput {
     /// The format and delimiter chosen, so a second pass reads the same way.
-    struct Choice: Sendable, Equatable {
-        var format: InputFormat
-        var dialect: Dialect?
+    package struct Choice: Sendable, Equatable {
+        package var format: InputFormat
+        package var dialect: Dialect?
         /// An earlier pass read the same bytes and found them valid UTF-8: no need to check again.
-        var knownValidUTF8 = false
+        package var knownValidUTF8 = false
     }
 
     /// The choice for reading the same input again, carrying what this pass learned.
-    var choiceForNextPass: Choice {
+    package var choiceForNextPass: Choice {
         var next = choice
         next.knownValidUTF8 = readInPieces || stream.encoding == .utf8 && stream.replacements == 0 && stream.reachedEnd
         return next
@@ -19,22 +19,22 @@ struct TableInput {
     /// The rows after the header were read in pieces (`absorb`), every piece valid UTF-8.
     private var readInPieces = false
 
-    private(set) var columns: [String] = []
+    package private(set) var columns: [String] = []
     /// Fields in the header row (rows are short or long against this, not against grown columns).
-    var headerCount = 0
-    let choice: Choice
-    let stream: InputStream
+    package var headerCount = 0
+    package let choice: Choice
+    package let stream: InputStream
     /// The reader, held by its type: exactly one of the three is set. (Behind `any RecordReader`
     /// its box would be made unique again on every row read.)
-    private(set) var csv: CSVReader?
-    private(set) var json: JSONReader?
+    package private(set) var csv: CSVReader?
+    package private(set) var json: JSONReader?
     private var rows: RowsReader?
     /// The reader names the columns itself (JSON keys), so rows are not checked against a header.
-    let keyed: Bool
-    let options: InputOptions
-    let sourceName: String
+    package let keyed: Bool
+    package let options: InputOptions
+    package let sourceName: String
     /// Whether the column count may still grow (false once a layout is fixed).
-    var columnsMayGrow = true
+    package var columnsMayGrow = true
 
     // Ragged rows (one warning each, with a count and the first line).
     var shortRows = 0
@@ -42,7 +42,7 @@ struct TableInput {
     var longRows = 0
     var firstLongLine = 0
     /// The line of the record holding the first U+FFFD replacement (0 until it is read).
-    var replacementLine = 0
+    package var replacementLine = 0
     /// JSON keys first seen after the columns were fixed, with the line.
     var lateKeys: [(name: String, line: Int)] = []
     /// Fields that had no column to go in once the columns were fixed.
@@ -55,7 +55,7 @@ struct TableInput {
     ///   - columns: the earlier pass's columns, when reading the same input again: the header row
     ///     is read past, not made into names a second time (a 100 MB heading is held once, E5).
     /// - Throws: `InputError` when the header cannot be read.
-    init(_ provider: some InputProvider, options: InputOptions, choice: Choice? = nil, columns known: [String]? = nil) throws(InputError) {
+    package init(_ provider: some InputProvider, options: InputOptions, choice: Choice? = nil, columns known: [String]? = nil) throws(InputError) {
         self.options = options
         self.sourceName = provider.name
         // The type compared first: a cast that fails on a class instance (a file) looks for
@@ -110,7 +110,7 @@ struct TableInput {
     }
 
     /// A heading as a column's name: an empty one is `Column N`, N counting from 1.
-    static func columnName(_ heading: String, at index: Int) -> String {
+    package static func columnName(_ heading: String, at index: Int) -> String {
         heading.isEmpty ? "Column \(index + 1)" : heading
     }
 
@@ -119,7 +119,7 @@ struct TableInput {
     /// pieces are read on both cores). Lines count from 1 within the piece. `cellsCheckUTF8`: the
     /// stream does not check UTF-8, as each cell is checked where it is sized
     /// (`ColumnProfile.checksUTF8`).
-    init(piece source: any ByteSource, like table: TableInput, cellsCheckUTF8: Bool = false) throws(InputError) {
+    package init(piece source: any ByteSource, like table: TableInput, cellsCheckUTF8: Bool = false) throws(InputError) {
         options = table.options
         sourceName = table.sourceName
         choice = table.choice
@@ -135,17 +135,17 @@ struct TableInput {
     }
 
     /// The line the reader is on: 1 + the line breaks it has read.
-    var line: Int { csv?.line ?? json?.line ?? 0 }
+    package var line: Int { csv?.line ?? json?.line ?? 0 }
 
     /// The last row read ended with a CR whose LF, if one follows, is not read yet (CSV, TSV).
-    var endsAfterCR: Bool { csv?.state == .afterCR }
+    package var endsAfterCR: Bool { csv?.state == .afterCR }
 
     /// Takes in what a piece of the same file read after this table's rows (`init(piece:like:)`):
     /// its columns, and its ragged rows and warnings with their lines, which count from
     /// `lineOffset` + 1.
     /// - Returns: for each of the piece's columns, the column here (JSON keys first seen in the
     ///   piece join the columns in the order it saw them).
-    mutating func absorb(_ piece: TableInput, lineOffset: Int) -> [Int] {
+    package mutating func absorb(_ piece: TableInput, lineOffset: Int) -> [Int] {
         readInPieces = true
         if let other = piece.json, let mapping = json?.absorb(other, lineOffset: lineOffset) {
             columns = json?.columnNames ?? columns
@@ -165,7 +165,7 @@ struct TableInput {
 
     /// The reader for a format. JSON found by extension or sniffing may turn out to be JSON Lines;
     /// `-i json` insists on one document, `-i jsonl` on lines.
-    static func makeReader(_ choice: Choice, stream: InputStream, name: String, explicitJSON: Bool, maxRowBytes: Int = Int.max) throws(InputError) -> any RecordReader {
+    package static func makeReader(_ choice: Choice, stream: InputStream, name: String, explicitJSON: Bool, maxRowBytes: Int = Int.max) throws(InputError) -> any RecordReader {
         switch choice.format {
         case .csv, .tsv:
             var reader = CSVReader(stream: stream, dialect: choice.dialect ?? .csv(), sourceName: name)
@@ -186,7 +186,7 @@ struct TableInput {
     /// Reads the next row, fitted to the columns.
     /// - Returns: false at the end of the input.
     /// - Complexity: O(bytes of the row).
-    mutating func next(into record: inout Record) throws(InputError) -> Bool {
+    package mutating func next(into record: inout Record) throws(InputError) -> Bool {
         guard try read(into: &record) else { return false }
         fit(&record)
         return true
@@ -194,7 +194,7 @@ struct TableInput {
 
     /// Reads the next row as `next(into:)` does, and notes where its fields lie in `index` (a CSV,
     /// TSV or JSON Lines file's piece, sized to be drawn again).
-    mutating func next(into record: inout Record, noting index: inout RowIndex) throws(InputError) -> Bool {
+    package mutating func next(into record: inout Record, noting index: inout RowIndex) throws(InputError) -> Bool {
         let before = stream.offset
         let flatBefore = json?.flatRowsRead ?? 0
         guard try read(into: &record) else { return false }
@@ -209,7 +209,7 @@ struct TableInput {
     /// then holds its fields padded to the columns (`InPlaceRow.fields(in:)`, valid until the
     /// stream is read again).
     /// - Returns: false, having read nothing, when the row is left to `next(into:noting:)`.
-    mutating func nextInPlace(into row: inout InPlaceRow, noting index: inout RowIndex) -> Bool {
+    package mutating func nextInPlace(into row: inout InPlaceRow, noting index: inout RowIndex) -> Bool {
         guard csv?.readInPlace(into: &row) == true, let shape = csv?.shape else { return false }
         index.add(row.fields(in: stream.storage), shape, next: stream.offset)
         if !fitChangesNothing(count: row.count) {
@@ -223,7 +223,7 @@ struct TableInput {
     /// stream stands at its first byte (JSON Lines: where the sizing pass's reader stood before it,
     /// just after the value before it; the rows the notes gave in between were all on lines of
     /// their own, so the reader, which last read an earlier row, reads this one as it did).
-    mutating func nextReadAgain(into record: inout Record) throws(InputError) -> Bool {
+    package mutating func nextReadAgain(into record: inout Record) throws(InputError) -> Bool {
         csv?.restartAtRow()
         return try next(into: &record)
     }
@@ -293,7 +293,7 @@ struct TableInput {
     }
 
     /// Warnings about the input, for stderr (each at most once, with a count and the first line).
-    var warnings: [String] {
+    package var warnings: [String] {
         var out: [String] = []
         if shortRows > 0 {
             out.append("\(sourceName): \(Self.count(shortRows, "row")) had fewer fields than the header (first on line \(firstShortLine)); padded with empty cells")
@@ -317,5 +317,5 @@ struct TableInput {
         return out
     }
 
-    static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
+    package static func count(_ n: Int, _ noun: String) -> String { n == 1 ? "1 \(noun)" : "\(n) \(noun)s" }
 }

@@ -1,9 +1,11 @@
+import Text
+
 /// What decoding needs that holds no stream state: cp1252's upper table, and the check of one
 /// UTF-8 sequence.
 extension InputStream {
     /// cp1252's printable characters in 0x80–0x9F; its five unassigned bytes map to the C1
     /// control of the same number (as WHATWG's decoder does), which output then shows escaped.
-    static func cp1252(_ b: UInt8) -> UInt32 {
+    package static func cp1252(_ b: UInt8) -> UInt32 {
         guard b >= 0x80 && b < 0xA0 else { return UInt32(b) }
         return cp1252Table[Int(b - 0x80)]
     }
@@ -18,8 +20,8 @@ extension InputStream {
 }
 
 /// Checks one UTF-8 sequence (RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF).
-enum UTF8Check {
-    enum Result {
+package enum UTF8Check {
+    package enum Result {
         case valid(Int)
         /// The bytes end before the sequence does; the associated value is how many bytes were valid.
         case incomplete(Int)
@@ -29,7 +31,7 @@ enum UTF8Check {
 
     /// Classifies the sequence starting at `p[i]` (a byte ≥ 0x80), looking no further than `limit`.
     @inline(__always)
-    static func sequence(_ p: UnsafeMutablePointer<UInt8>, _ i: Int, _ limit: Int) -> Result {
+    package static func sequence(_ p: UnsafeMutablePointer<UInt8>, _ i: Int, _ limit: Int) -> Result {
         let lead = p[i]
         let length: Int
         var low: UInt8 = 0x80, high: UInt8 = 0xBF  // range of the second byte
@@ -106,7 +108,7 @@ extension UTF8Check {
     }
 
     /// Whether `bytes` are valid UTF-8 (RFC 3629).
-    static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isValid(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
         guard let base = bytes.baseAddress else { return true }
         return validEnd(UnsafeMutablePointer(mutating: base), from: 0, to: bytes.count) == bytes.count
     }

@@ -54,19 +54,19 @@ public struct DisplayWidth: Sendable {
     /// - Parameter utf8: UTF-8 bytes, normally already valid.
     /// - Returns: The display width in columns.
     /// - Complexity: O(n), without allocating; O(log t) table search per non-ASCII scalar.
-    func width(utf8: UnsafeBufferPointer<UInt8>) -> Int {
+    package func width(utf8: UnsafeBufferPointer<UInt8>) -> Int {
         var escapes = false
         return width(utf8: utf8, escapes: &escapes)
     }
 
     /// The width, and whether any scalar is a control that prints as an escape (one scan for both).
-    func width(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
+    package func width(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
         Self.printableASCIIWidth(utf8) ?? nonASCIIWidth(utf8: utf8, escapes: &escapes)
     }
 
     /// `width(utf8:escapes:)` of text already found not to be printable ASCII (a caller that
     /// checked it, as sizing and drawing do for every cell, need not check it again).
-    func nonASCIIWidth(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
+    package func nonASCIIWidth(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
         if let width = commonWidth(utf8) { return width }
         guard Self.startsWithMark(utf8) else { return measure(utf8, escapes: &escapes, onBase: false) }
         // Text that would merge with whatever precedes it is shown on ◌ (Sanitize), measured so.
@@ -83,8 +83,8 @@ public struct DisplayWidth: Sendable {
     /// other scalar, and with `ambiguousIsWide` (many Latin letters are East Asian ambiguous).
     /// What it measures is valid UTF-8 (each sequence whole, none overlong, no surrogate): the
     /// sizing pass in pieces takes such a cell as checked (`ColumnProfile.checksUTF8`).
-    @inline(__always)
-    func commonWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inlinable @inline(__always)
+    package func commonWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         guard !ambiguousIsWide, let base = utf8.baseAddress else { return nil }
         let count = utf8.count
         var index = 0
@@ -133,10 +133,10 @@ public struct DisplayWidth: Sendable {
 
     /// Bit `b & 0x1F` set for the lead bytes `b` of three-byte scalars that are all two columns
     /// wide: E5–E9 (CJK ideographs U+5000–U+9FFF) and EB–EC (Hangul syllables U+B000–U+CFFF).
-    static let wideLeads: UInt32 = 0b1_1011_1110_0000
+    @inlinable static var wideLeads: UInt32 { 0b1_1011_1110_0000 }
 
     /// `nonASCIIWidth(utf8:escapes:)` without the escapes.
-    func nonASCIIWidth(utf8: UnsafeBufferPointer<UInt8>) -> Int {
+    package func nonASCIIWidth(utf8: UnsafeBufferPointer<UInt8>) -> Int {
         var escapes = false
         return nonASCIIWidth(utf8: utf8, escapes: &escapes)
     }
@@ -151,8 +151,8 @@ public struct DisplayWidth: Sendable {
 
     /// Whether text starts with a scalar that is zero-width or a spacing mark on its own: only
     /// such text can join what precedes it (a cheap test before `needsMarkBase`).
-    @inline(__always)
-    static func startsWithMark(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    @inlinable @inline(__always)
+    package static func startsWithMark(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         guard utf8.count >= 2, let base = utf8.baseAddress, base[0] >= 0xCC else { return false }
         let (value, _) = TextBytes.scalar(in: base, at: 0, count: utf8.count)
         return isMark(value)
@@ -162,7 +162,7 @@ public struct DisplayWidth: Sendable {
     @inline(__always)
     /// A control shown as an escape (`Sanitize.isHiddenControl`: U+202E, U+FEFF …) is not a mark,
     /// though its width on its own is zero: its escape stands alone.
-    static func isMark(_ value: UInt32) -> Bool {
+    @usableFromInline static func isMark(_ value: UInt32) -> Bool {
         if value < 0x300 || value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00 { return false }
         if Sanitize.isHiddenControl(value) { return false }
         return WidthTables.contains(WidthTables.zeroWidth, value) || WidthTables.contains(WidthTables.spacingMark, value)
@@ -254,8 +254,8 @@ public struct DisplayWidth: Sendable {
     /// The width of text made only of printable ASCII (one column a byte, nothing to escape), or
     /// nil when any byte is something else. Eight bytes at a time; the common cell's whole check.
     /// - Complexity: O(bytes), no allocation.
-    @inline(__always)
-    static func printableASCIIWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+    @inlinable @inline(__always)
+    package static func printableASCIIWidth(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         let count = utf8.count
         guard let base = utf8.baseAddress, count > 0 else { return 0 }
         let raw = UnsafeRawPointer(base)
@@ -274,7 +274,7 @@ public struct DisplayWidth: Sendable {
     /// and always with `ambiguousIsWide`. Without escapes a scalar of one or two bytes takes at
     /// most one column, one of three or four at most two, and no cluster rule makes a cluster wider
     /// than its scalars' sum. One scan, eight bytes at a time.
-    func plainWidthBound(utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+    package func plainWidthBound(utf8: UnsafeBufferPointer<UInt8>) -> Int? {
         let count = utf8.count
         guard !ambiguousIsWide, !Self.startsWithMark(utf8) else { return nil }
         guard let base = utf8.baseAddress, count > 0 else { return 0 }
@@ -333,7 +333,7 @@ extension TextBytes {
     /// (0x20–0x7E), up to 8. A byte with its high bit set stops the count whatever the other tests
     /// say of it; the others take no carry (as in `allPrintableASCII`).
     @inline(__always)
-    static func printableASCIIPrefix(_ word: UInt64) -> Int {
+    @usableFromInline static func printableASCIIPrefix(_ word: UInt64) -> Int {
         let low = word & SWAR.lowBits
         let printable = (low &+ SWAR.ones &* 0x60) & ~(low &+ SWAR.ones) & ~word & SWAR.highBits
         return (~printable & SWAR.highBits).trailingZeroBitCount >> 3
@@ -342,8 +342,8 @@ extension TextBytes {
     /// Up to eight bytes of `base[index..<count]` in a word's first lanes (loaded little-endian),
     /// the lanes past `count` zero (a byte no run of text takes in); nothing outside
     /// `base[0..<count]` is read.
-    @inline(__always)
-    static func upTo8(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    package static func upTo8(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> UInt64 {
         let raw = UnsafeRawPointer(base)
         let left = count &- index
         if left >= 8 { return raw.loadUnaligned(fromByteOffset: index, as: UInt64.self) }

@@ -14,7 +14,7 @@
 /// (W1). See `DisplayWidth.needsMarkBase`.
 public enum Sanitize {
     /// The escape printed for LF on a one-line cell.
-    static let lineFeedSymbol: Unicode.Scalar = "\u{21B5}"
+    @usableFromInline static let lineFeedSymbol: Unicode.Scalar = "\u{21B5}"
     /// The base shown under a mark that starts a line (`DisplayWidth.needsMarkBase`).
     static let markBase: Unicode.Scalar = "\u{25CC}"
 
@@ -51,14 +51,14 @@ public enum Sanitize {
 
     /// True when the scalar is shown as an escape: a C0 control, DEL, a C1 control, a
     /// bidirectional embedding, override or isolate control, or U+FEFF.
-    @inline(__always)
-    static func isControl(_ value: UInt32) -> Bool {
+    @inlinable @inline(__always)
+    package static func isControl(_ value: UInt32) -> Bool {
         value < 0xA0 ? value < 0x20 || value >= 0x7F : isHiddenControl(value)
     }
 
     /// U+202A–U+202E (LRE, RLE, PDF, LRO, RLO), U+2066–U+2069 (LRI, RLI, FSI, PDI) and U+FEFF.
     @inline(__always)
-    static func isHiddenControl(_ value: UInt32) -> Bool {
+    @usableFromInline static func isHiddenControl(_ value: UInt32) -> Bool {
         value &- 0x202A <= 4 || value &- 0x2066 <= 3 || value == 0xFEFF
     }
 
@@ -78,8 +78,8 @@ public enum Sanitize {
     ///   - value: A code point for which `isControl` is true.
     ///   - body: Receives `\`, `t` for TAB; `\`, `r` for CR; `↵` for LF; `\`, `u` and four hex
     ///     digits for a bidirectional control; `\`, `x`, hex, hex else.
-    @inline(__always)
-    static func forEachEscapeScalar(of value: UInt32, _ body: (Unicode.Scalar) -> Void) {
+    @inlinable @inline(__always)
+    package static func forEachEscapeScalar(of value: UInt32, _ body: (Unicode.Scalar) -> Void) {
         switch value {
         case 0x2000...:
             body("\\")
@@ -114,7 +114,7 @@ public enum Sanitize {
     }
 
     @inline(__always)
-    private static func hexDigit(_ nibble: UInt32) -> Unicode.Scalar {
+    @usableFromInline static func hexDigit(_ nibble: UInt32) -> Unicode.Scalar {
         let digit = UInt8(truncatingIfNeeded: nibble & 0xF)
         return Unicode.Scalar(digit < 10 ? UInt8(ascii: "0") + digit : UInt8(ascii: "a") + digit - 10)
     }
@@ -148,8 +148,8 @@ public enum Sanitize {
 
     /// Calls `body` with each scalar that is shown, controls still as themselves: all but the CR
     /// of a CR LF, which is one line break, shown as one `↵`.
-    @inline(__always)
-    static func forEachShownScalar(_ scalars: Substring.UnicodeScalarView, _ body: (Unicode.Scalar) -> Void) {
+    @inlinable @inline(__always)
+    package static func forEachShownScalar(_ scalars: Substring.UnicodeScalarView, _ body: (Unicode.Scalar) -> Void) {
         var i = scalars.startIndex
         while i < scalars.endIndex {
             let next = scalars.index(after: i)
@@ -164,7 +164,7 @@ public enum Sanitize {
     /// - Parameter utf8: UTF-8 bytes.
     /// - Returns: Whether `visible` would change the text (a ◌ before a leading mark included).
     /// - Complexity: O(n), eight bytes at a time while none is suspicious; never allocates.
-    static func needsEscaping(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func needsEscaping(utf8: UnsafeBufferPointer<UInt8>) -> Bool {
         let count = utf8.count
         guard let base = utf8.baseAddress, count > 0 else { return false }
         if base[0] >= 0xCC && DisplayWidth.needsMarkBase(utf8) { return true }  // the first byte of U+0300 and up
@@ -206,10 +206,10 @@ public enum Sanitize {
 
 /// Byte-level helpers of the Text stage: tests of UTF-8 words (on `SWAR`), runs of bytes loaded,
 /// compared and copied a word at a time, and UTF-8 decoding in `DisplayWidth.swift`.
-enum TextBytes {
+@usableFromInline package enum TextBytes {
     /// True when all eight bytes are printable ASCII (0x20–0x7E).
-    @inline(__always)
-    static func allPrintableASCII(_ word: UInt64) -> Bool {
+    @inlinable @inline(__always)
+    package static func allPrintableASCII(_ word: UInt64) -> Bool {
         // Without high bits no addition below carries into the next byte: b + 1 has its high bit
         // set only for DEL (0x7F), and b + 0x60 has it set exactly when b ≥ 0x20.
         let noHighOrDel = (word | (word &+ SWAR.ones)) & SWAR.highBits == 0
@@ -219,16 +219,16 @@ enum TextBytes {
 
     /// True when all eight bytes are ASCII digits: each one's high nibble is 3, and stays 3 with 6
     /// added (no byte of 0x30–0x3F carries into the next).
-    @inline(__always)
-    static func allDigits(_ word: UInt64) -> Bool {
+    @inlinable @inline(__always)
+    package static func allDigits(_ word: UInt64) -> Bool {
         let nibbles: UInt64 = 0xF0F0_F0F0_F0F0_F0F0, threes: UInt64 = 0x3030_3030_3030_3030
         return word & nibbles == threes && (word &+ SWAR.ones &* 6) & nibbles == threes
     }
 
     /// True when some byte might need escaping: < 0x20, 0x7F, 0xC2 (a possible C1 lead byte),
     /// 0xE2 (a possible bidirectional control's) or 0xEF (a possible U+FEFF's).
-    @inline(__always)
-    static func mayNeedEscaping(_ word: UInt64) -> Bool {
+    @inlinable @inline(__always)
+    package static func mayNeedEscaping(_ word: UInt64) -> Bool {
         SWAR.lessThan(word, 0x20) | SWAR.matches(word, 0x7F &* SWAR.ones) | SWAR.matches(word, 0xC2 &* SWAR.ones)
             | SWAR.matches(word, 0xE2 &* SWAR.ones) | SWAR.matches(word, 0xEF &* SWAR.ones) != 0
     }
@@ -236,8 +236,8 @@ enum TextBytes {
     /// Whether `test` holds for every word of `utf8` (not empty): eight bytes at a time, the last
     /// word overlapping the one before, text under eight bytes as one word (`word`, some bytes
     /// twice). For a test of each byte alone ("no byte is …").
-    @inline(__always)
-    static func everyWord(_ utf8: UnsafeBufferPointer<UInt8>, _ test: (UInt64) -> Bool) -> Bool {
+    @inlinable @inline(__always)
+    package static func everyWord(_ utf8: UnsafeBufferPointer<UInt8>, _ test: (UInt64) -> Bool) -> Bool {
         let count = utf8.count
         guard let base = utf8.baseAddress, count > 0 else { return false }
         let raw = UnsafeRawPointer(base)
@@ -253,8 +253,8 @@ enum TextBytes {
     /// A run of 1 to 7 bytes as one word, in two overlapping loads that stay inside the run: the
     /// word holds only bytes of the run (some twice), so a per-byte test of the word ("every byte
     /// is …", "some byte is …") is that test of the run. Short cells take one test, no loop.
-    @inline(__always)
-    static func word(_ base: UnsafeRawPointer, count: Int) -> UInt64 {
+    @inlinable @inline(__always)
+    package static func word(_ base: UnsafeRawPointer, count: Int) -> UInt64 {
         if count >= 4 {
             let low = UInt64(base.loadUnaligned(as: UInt32.self))
             let high = UInt64(base.loadUnaligned(fromByteOffset: count &- 4, as: UInt32.self))
@@ -270,8 +270,8 @@ enum TextBytes {
     }
 
     /// Whether two runs of `count` ≥ 1 bytes are equal, a word at a time (short runs as `word`).
-    @inline(__always)
-    static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
+    @inlinable @inline(__always)
+    package static func equal(_ a: UnsafeRawPointer, _ b: UnsafeRawPointer, count: Int) -> Bool {
         if count < 8 { return word(a, count: count) == word(b, count: count) }
         var index = 0
         while index &+ 8 < count {
@@ -285,8 +285,8 @@ enum TextBytes {
     /// (0x20–0x7E, as `allPrintableASCII`): one pass over the bytes for both, a word at a time
     /// (shorter runs as `word` loads them). The bytes are copied whatever the answer. The two
     /// regions must not overlap.
-    @inline(__always)
-    static func copyPrintableASCII(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) -> Bool {
+    @inlinable @inline(__always)
+    package static func copyPrintableASCII(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) -> Bool {
         if count >= 8 {
             // A byte with its high bit set, or DEL (+1 sets it), in `high`; one below 0x20
             // (+0x60 leaves it clear) in `low`. A carry between bytes comes only from a byte
@@ -329,8 +329,8 @@ enum TextBytes {
 
     /// Copies `count` bytes; runs of up to 16 bytes (most cells) in two overlapping loads and
     /// stores instead of a call to `memcpy`. The two regions must not overlap.
-    @inline(__always)
-    static func copy(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
+    @inlinable @inline(__always)
+    package static func copy(_ source: UnsafeRawPointer, to target: UnsafeMutableRawPointer, count: Int) {
         if count > 16 {
             target.copyMemory(from: source, byteCount: count)
         } else if count >= 8 {

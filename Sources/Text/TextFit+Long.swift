@@ -3,14 +3,14 @@
 extension DisplayWidth {
     /// Bytes worth reading of a cell that `fit` cuts: its first `width × lines` columns and some
     /// to spare, so a 200 MB cell cut to 30 columns never becomes a 200 MB `String` (P2).
-    static func readLimit(width: Int, lines: Int) -> Int { (width &+ 2) &* lines &* 8 &+ 256 }
+    package static func readLimit(width: Int, lines: Int) -> Int { (width &+ 2) &* lines &* 8 &+ 256 }
 
     /// `fit` of a cell given as UTF-8, reading only as much of it as the result can show when the
     /// cell is long: its start (and, to keep the end with `.middle`, its end), cut at scalar
     /// boundaries. The result is the same as `fit` of the whole text whenever the piece read is
     /// wider than the lines can hold; otherwise the whole text is used.
     /// - Complexity: O(min(n, readLimit)) beyond the measuring the caller did.
-    func fit(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, ellipsis: EllipsisMode, wholeWords: Bool = false) -> [TextLine] {
+    package func fit(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, ellipsis: EllipsisMode, wholeWords: Bool = false) -> [TextLine] {
         let lines = max(1, maxLines)
         let limit = Self.readLimit(width: max(1, width), lines: lines)
         if wholeWords, maxLines < Int.max / 64, width > 0, cell.count > 2 &* limit {
@@ -101,7 +101,7 @@ extension DisplayWidth {
     /// each piece ending after a line feed or, failing that, a space (or at a scalar boundary),
     /// so memory stays bounded whatever the cell's size. A line at the end of a piece may then
     /// end before the width; no character is lost or changed.
-    func forEachWrappedLine<Failure: Error>(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, pieceBytes: Int = 1 << 16,
+    package func forEachWrappedLine<Failure: Error>(utf8 cell: UnsafeBufferPointer<UInt8>, width: Int, pieceBytes: Int = 1 << 16,
                                    _ body: (TextLine) throws(Failure) -> Void) throws(Failure) {
         guard cell.count > pieceBytes else {
             for line in fit(String(decoding: cell, as: UTF8.self), width: width, maxLines: Int.max, ellipsis: .end) { try body(line) }

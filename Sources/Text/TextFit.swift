@@ -22,7 +22,7 @@ public struct TextLine: Sendable, Equatable {
 
 extension DisplayWidth {
     /// The ellipsis that marks cut text.
-    static let ellipsis: Unicode.Scalar = "\u{2026}"
+    @inlinable package static var ellipsis: Unicode.Scalar { "\u{2026}" }
 
     /// The text fitted into `width` columns on at most `maxLines` lines (C6, C7, O5).
     ///
@@ -55,7 +55,7 @@ extension DisplayWidth {
     /// that lines break between words only (at spaces, and at the heading's own line breaks). A
     /// word wider than `width` takes a line of its own, cut with `…`; what does not fit on the
     /// last line is cut there.
-    func fitHeading(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
+    package func fitHeading(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode) -> [TextLine] {
         fit(text, width: width, maxLines: maxLines, ellipsis: ellipsis, wholeWords: true)
     }
 
@@ -70,7 +70,7 @@ extension DisplayWidth {
 
     /// `fit` (or `fitHeading`) of the whole text, however long (internal: tests compare the
     /// bounded paths with it, and the printable-ASCII wrapping with the general one, `asciiWrap`).
-    func fitWhole(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode, wholeWords: Bool, asciiWrap: Bool = true) -> [TextLine] {
+    package func fitWhole(_ text: String, width: Int, maxLines: Int, ellipsis: EllipsisMode, wholeWords: Bool, asciiWrap: Bool = true) -> [TextLine] {
         // Step 1.
         guard width > 0, !text.isEmpty else { return [TextLine(text: "", width: 0)] }
         let text = Sanitize.withMarkBase(text, lines: maxLines > 1)

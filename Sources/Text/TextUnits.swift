@@ -3,7 +3,7 @@
 /// Units are scalar ranges of the original text, contiguous and in order (offsets first);
 /// lines are sliced from them once, at the end.
 struct TextUnits {
-    enum Kind: UInt8 {
+    package enum Kind: UInt8 {
         /// A cluster or a control scalar: part of a word.
         case text
         /// One U+0020.
@@ -12,18 +12,18 @@ struct TextUnits {
         case lineBreak
     }
 
-    let text: String
+    package let text: String
     /// `count + 1` boundaries: unit `i` is `bounds[i]..<bounds[i + 1]` in `text.unicodeScalars`.
-    private(set) var bounds: [String.Index] = []
-    private(set) var kinds: [Kind] = []
+    package private(set) var bounds: [String.Index] = []
+    package private(set) var kinds: [Kind] = []
 
-    var count: Int { kinds.count }
+    package var count: Int { kinds.count }
 
     /// - Parameters:
     ///   - text: Raw text.
     ///   - wrapping: Whether LF and CR LF are line breaks (else they are controls, shown escaped).
     /// - Complexity: O(n), one pass over the `Character`s.
-    init(_ text: String, wrapping: Bool) {
+    package init(_ text: String, wrapping: Bool) {
         self.text = text
         let scalars = text.unicodeScalars
         var start = text.startIndex
@@ -72,13 +72,13 @@ struct TextUnits {
     }
 
     /// Measures unit `index` after what `state` has measured.
-    @inline(__always)
-    func add(_ index: Int, to state: inout WidthAccumulator) {
+    @inlinable @inline(__always)
+    package func add(_ index: Int, to state: inout WidthAccumulator) {
         Sanitize.forEachShownScalar(text.unicodeScalars[bounds[index]..<bounds[index + 1]]) { state.add($0.value) }
     }
 
     /// Whether unit `index` is a `/` (a path separator, for the middle cut).
-    func isSeparator(_ index: Int) -> Bool {
+    package func isSeparator(_ index: Int) -> Bool {
         let scalars = text.unicodeScalars[bounds[index]..<bounds[index + 1]]
         return scalars.count == 1 && scalars.first == "/"
     }
@@ -92,7 +92,7 @@ struct TextUnits {
 
     /// The display text of units `head`, then `…` if `ellipsis`, then units `tail`.
     /// - Parameter width: The exact width of that text, measured by the caller.
-    func line(_ head: Range<Int>, ellipsis: Bool = false, tail: Range<Int> = 0..<0, width: Int) -> TextLine {
+    package func line(_ head: Range<Int>, ellipsis: Bool = false, tail: Range<Int> = 0..<0, width: Int) -> TextLine {
         var out = ""
         appendDisplay(head, to: &out)
         if ellipsis { out.unicodeScalars.append(DisplayWidth.ellipsis) }

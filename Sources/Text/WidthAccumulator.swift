@@ -1,10 +1,10 @@
 /// The state of a left-to-right width measurement, one scalar at a time (the cluster rules of
 /// `DisplayWidth`, in the same steps as `wcwidth.wcswidth`). Measuring a prefix and then the rest
 /// gives the same total as measuring the whole, so `fit` can grow lines with exact widths.
-struct WidthAccumulator {
-    let ambiguousIsWide: Bool
+package struct WidthAccumulator {
+    package let ambiguousIsWide: Bool
     /// Columns of the clusters already closed.
-    private(set) var closed = 0
+    package private(set) var closed = 0
     /// Columns of the open cluster (its base and what joined it).
     private var cluster = 0
     /// The last scalar that had a width (the open cluster's base, or the second flag letter).
@@ -20,12 +20,12 @@ struct WidthAccumulator {
     /// True when an odd number of regional indicators immediately precede.
     private var regionalOdd = false
 
-    init(ambiguousIsWide: Bool) {
+    package init(ambiguousIsWide: Bool) {
         self.ambiguousIsWide = ambiguousIsWide
     }
 
     /// The width of everything added so far.
-    var total: Int { closed + cluster }
+    package var total: Int { closed + cluster }
 
     @inline(__always)
     private static func isRegionalIndicator(_ value: UInt32) -> Bool {
@@ -57,7 +57,7 @@ struct WidthAccumulator {
 
     /// Adds one code point (controls are added as the scalars of their escapes).
     /// - Parameter value: A code point; U+FFFD stands for undecodable bytes.
-    mutating func add(_ value: UInt32) {
+    package mutating func add(_ value: UInt32) {
         let regionalBefore = regionalOdd
         let isRegional = WidthAccumulator.isRegionalIndicator(value)
         regionalOdd = isRegional && !regionalBefore
@@ -139,8 +139,8 @@ struct WidthAccumulator {
 extension TextBytes {
     /// The code point at `index` and how many bytes it takes; an invalid, overlong, surrogate or
     /// truncated sequence gives U+FFFD for one byte (never a trap, never a control).
-    @inline(__always)
-    static func scalar(in base: UnsafePointer<UInt8>, at index: Int, count: Int) -> (UInt32, Int) {
+    @inlinable @inline(__always)
+    package static func scalar(in base: UnsafePointer<UInt8>, at index: Int, count: Int) -> (UInt32, Int) {
         let lead = UInt32(base[index])
         if lead < 0x80 { return (lead, 1) }
         @inline(__always) func continuation(_ offset: Int) -> UInt32? {
@@ -167,8 +167,8 @@ extension TextBytes {
 extension WidthTables {
     /// Whether `value` falls in one of the `lo, hi` pairs of a generated table.
     /// - Complexity: O(log n) binary search.
-    @inline(__always)
-    static func contains(_ table: [UInt32], _ value: UInt32) -> Bool {
+    @inlinable @inline(__always)
+    package static func contains(_ table: [UInt32], _ value: UInt32) -> Bool {
         table.withUnsafeBufferPointer { pairs in
             let count = pairs.count / 2
             guard count > 0, value >= pairs[0], value <= pairs[2 * count - 1] else { return false }

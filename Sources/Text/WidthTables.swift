@@ -5,14 +5,14 @@
 // Each table is a flat list of inclusive `lo, hi` pairs, sorted, non-overlapping and merged.
 
 /// Unicode range tables for `DisplayWidth`, searched with `WidthTables.contains(_:_:)`.
-enum WidthTables {
+package enum WidthTables {
     /// The Unicode version the tables were generated from.
-    static let unicodeVersion = "18.0.0"
+    package static let unicodeVersion = "18.0.0"
 
     /// Zero width: combining marks (Mn, Me, and Mc as wcwidth lists them), ZWJ, ZWNJ, variation
     /// selectors, Hangul medial and final jamo, default-ignorable and format characters. Controls
     /// are removed: they print as escapes. (342 ranges)
-    static let zeroWidth: [UInt32] = [
+    package static let zeroWidth: [UInt32] = [
         0x0300, 0x036F, 0x0483, 0x0489, 0x0591, 0x05BD, 0x05BF, 0x05BF,
         0x05C1, 0x05C2, 0x05C4, 0x05C5, 0x05C7, 0x05C9, 0x0610, 0x061A,
         0x061C, 0x061C, 0x064B, 0x065F, 0x0670, 0x0670, 0x06D6, 0x06DC,
@@ -102,7 +102,7 @@ enum WidthTables {
     ]
 
     /// Two columns: East Asian Wide and Fullwidth, and emoji presentation. (128 ranges)
-    static let wide: [UInt32] = [
+    package static let wide: [UInt32] = [
         0x1100, 0x115F, 0x231A, 0x231B, 0x2329, 0x232A, 0x23E9, 0x23EC,
         0x23F0, 0x23F0, 0x23F3, 0x23F3, 0x25FD, 0x25FE, 0x2614, 0x2615,
         0x2630, 0x2637, 0x2648, 0x2653, 0x267F, 0x267F, 0x268A, 0x268F,
@@ -138,7 +138,7 @@ enum WidthTables {
     ]
 
     /// East Asian Ambiguous: two columns only with `ambiguousIsWide`. (176 ranges)
-    static let ambiguous: [UInt32] = [
+    package static let ambiguous: [UInt32] = [
         0x00A1, 0x00A1, 0x00A4, 0x00A4, 0x00A7, 0x00A8, 0x00AA, 0x00AA,
         0x00AD, 0x00AE, 0x00B0, 0x00B4, 0x00B6, 0x00BA, 0x00BC, 0x00BF,
         0x00C6, 0x00C6, 0x00D0, 0x00D0, 0x00D7, 0x00D8, 0x00DE, 0x00E1,
@@ -186,7 +186,7 @@ enum WidthTables {
     ]
 
     /// Narrow characters that VS16 (U+FE0F) turns into two-column emoji. (113 ranges)
-    static let emojiVS16: [UInt32] = [
+    package static let emojiVS16: [UInt32] = [
         0x0023, 0x0023, 0x002A, 0x002A, 0x0030, 0x0039, 0x00A9, 0x00A9,
         0x00AE, 0x00AE, 0x203C, 0x203C, 0x2049, 0x2049, 0x2122, 0x2122,
         0x2139, 0x2139, 0x2194, 0x2199, 0x21A9, 0x21AA, 0x2328, 0x2328,
@@ -219,7 +219,7 @@ enum WidthTables {
     ]
 
     /// Wide characters that VS15 (U+FE0E) turns into one-column text presentation. (91 ranges)
-    static let textVS15: [UInt32] = [
+    package static let textVS15: [UInt32] = [
         0x231A, 0x231B, 0x23E9, 0x23EC, 0x23F0, 0x23F0, 0x23F3, 0x23F3,
         0x25FD, 0x25FE, 0x2614, 0x2615, 0x2648, 0x2653, 0x267F, 0x267F,
         0x2693, 0x2693, 0x26A1, 0x26A1, 0x26AA, 0x26AB, 0x26BD, 0x26BE,
@@ -246,7 +246,7 @@ enum WidthTables {
     ]
 
     /// Spacing combining marks (Mc): after a base they make its cluster two columns. (196 ranges)
-    static let spacingMark: [UInt32] = [
+    package static let spacingMark: [UInt32] = [
         0x0903, 0x0903, 0x093B, 0x093B, 0x093E, 0x0940, 0x0949, 0x094C,
         0x094E, 0x094F, 0x0982, 0x0983, 0x09BE, 0x09C0, 0x09C7, 0x09C8,
         0x09CB, 0x09CC, 0x09D7, 0x09D7, 0x0A03, 0x0A03, 0x0A3E, 0x0A40,
@@ -300,7 +300,7 @@ enum WidthTables {
 
     /// Indic viramas and invisible stackers: the next consonant joins a conjunct (at most two
     /// columns). (41 ranges)
-    static let virama: [UInt32] = [
+    package static let virama: [UInt32] = [
         0x094D, 0x094D, 0x09CD, 0x09CD, 0x0A4D, 0x0A4D, 0x0ACD, 0x0ACD,
         0x0B4D, 0x0B4D, 0x0BCD, 0x0BCD, 0x0C4D, 0x0C4D, 0x0CCD, 0x0CCD,
         0x0D4D, 0x0D4D, 0x0DCA, 0x0DCA, 0x1039, 0x1039, 0x17D2, 0x17D2,
@@ -315,7 +315,7 @@ enum WidthTables {
     ]
 
     /// Extended_Pictographic: after a ZWJ such a scalar joins the emoji before it. (156 ranges)
-    static let extendedPictographic: [UInt32] = [
+    package static let extendedPictographic: [UInt32] = [
         0x00A9, 0x00A9, 0x00AE, 0x00AE, 0x203C, 0x203C, 0x2049, 0x2049,
         0x2122, 0x2122, 0x2139, 0x2139, 0x2194, 0x2199, 0x21A9, 0x21AA,
         0x231A, 0x231B, 0x2328, 0x2328, 0x23CF, 0x23CF, 0x23E9, 0x23F3,

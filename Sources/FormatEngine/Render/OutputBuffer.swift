@@ -83,7 +83,7 @@ public final class OutputBuffer {
         self.sink = sink
         self.capacity = max(64, capacity)
         block = ByteArray.Storage(capacity: self.capacity + Self.spare)
-        storage = block.pointer
+        storage = block.base
     }
 
     /// Hands over what is buffered, with the memory that holds it, and goes on in `recycled` (memory
@@ -91,10 +91,10 @@ public final class OutputBuffer {
     /// Held-back spaces are dropped (a line ends after them).
     func exchange(_ recycled: ByteArray.Storage?) -> (memory: ByteArray.Storage, count: Int) {
         let fresh = recycled ?? ByteArray.Storage(capacity: capacity + Self.spare)
-        precondition(fresh.capacity == capacity + Self.spare, "an output buffer goes on in memory of its own size")
+        precondition(fresh.size == capacity + Self.spare, "an output buffer goes on in memory of its own size")
         let handed = (memory: block, count: count)
         block = fresh
-        storage = fresh.pointer
+        storage = fresh.base
         count = 0
         pendingSpaces = 0
         return handed

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Input
 
 /// A regular CSV or TSV file is read in pieces on both cores (P1): each thread sizes, then draws,
 /// whole pieces cut after line feeds. These tests write generated tables to files and require the

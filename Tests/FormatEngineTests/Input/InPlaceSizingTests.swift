@@ -1,5 +1,6 @@
 import Testing
 @testable import FormatEngine
+@testable import Input
 
 /// The sizing pass of a file read in pieces takes rows in place in the stream's buffer where it
 /// can (`TableInput.nextInPlace`, `CSVReader.readInPlace`), and reads the others into a record.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import FormatEngine
+@testable import Input
 
 /// Helpers shared by the input tests (CSV reader, input stream, conformance, real-world files).
 enum InputTestKit {

@@ -1,5 +1,6 @@
 import Testing
 @testable import FormatEngine
+@testable import Input
 
 /// A JSON array of `count` small objects, made on the fly as it is read (never held whole):
 /// `[{"id":0,"t":[1,true]},{"id":1,"t":[1,true]},…]` on one line.

@@ -1,18 +1,21 @@
+import Input
+import Text
+
 /// Turns a column name into a heading (C4): title-style capitalization, no ending
 /// punctuation, and a unit written as the name's last word moved into parentheses.
 public enum Heading {
     /// Words kept lower-case unless first or last (title style: `Created At`, `Name of the Item`).
-    static let shortWords: Set<String> = ["a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "vs"]
+    package static let shortWords: Set<String> = ["a", "an", "and", "as", "at", "by", "for", "in", "of", "on", "or", "the", "to", "vs"]
 
     /// Acronyms written in capitals.
-    static let acronyms: Set<String> = [
+    package static let acronyms: Set<String> = [
         "id", "url", "uri", "cpu", "gpu", "ram", "api", "http", "https", "json", "csv", "tsv", "sql", "uuid", "ip",
         "os", "ui", "pdf", "html", "xml", "iso", "utc", "sku", "vat", "gdp", "usa", "uk", "eu", "eta", "faq", "kpi",
         "roi", "dns", "tcp", "udp", "ssh", "tls", "ssl", "io", "db", "qa", "hr", "pr", "ci", "cd", "ttl", "rss", "sla",
     ]
 
     /// Unit words recognised at the end of a name, and how the heading writes them.
-    static let unitWords: [String: String] = [
+    package static let unitWords: [String: String] = [
         "g": "g", "kg": "kg", "mg": "mg", "lb": "lb", "lbs": "lbs", "oz": "oz",
         "mm": "mm", "cm": "cm", "m": "m", "km": "km", "mi": "mi", "ft": "ft",
         "ns": "ns", "us": "µs", "ms": "ms", "s": "s", "sec": "s", "secs": "s", "min": "min", "mins": "min",
@@ -31,7 +34,7 @@ public enum Heading {
 
     /// Words that, ending a name, may name a statistic of the same quantity as a sibling column's
     /// (`temp_min`, `temp_max`): then `min` is not minutes (C4).
-    static let statisticWords: Set<String> = ["min", "max", "avg", "mean", "median", "std", "sum", "count", "total"]
+    package static let statisticWords: Set<String> = ["min", "max", "avg", "mean", "median", "std", "sum", "count", "total"]
 
     /// The names, among `names`, that end in a statistic word with a sibling: another name with
     /// the same words before it and another statistic word at its end (`temp_min`, `temp_max`).
@@ -69,7 +72,7 @@ public enum Heading {
     }
 
     /// What `split` splits words at.
-    static func isSeparator(_ ch: Character) -> Bool { ch == "_" || ch == " " || ch == "." || ch == "\t" }
+    package static func isSeparator(_ ch: Character) -> Bool { ch == "_" || ch == " " || ch == "." || ch == "\t" }
 
     /// Punctuation and space that `split` drops from a name's end.
     static func isEnding(_ ch: Character) -> Bool {
@@ -109,7 +112,7 @@ public enum Heading {
 
     /// Splits a name into words: at `_`, spaces, `.`, and camel-case boundaries (`createdAt`,
     /// `userID`, `HTTPServer`). Ending punctuation is dropped.
-    static func split(_ name: Substring) -> [String] {
+    package static func split(_ name: Substring) -> [String] {
         var trimmed = name
         while let last = trimmed.last, isEnding(last) { trimmed.removeLast() }
         var words: [String] = []

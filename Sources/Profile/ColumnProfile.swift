@@ -1,10 +1,13 @@
+import Input
+import Text
+
 /// A width held in 32 bits (a width past 2³¹ − 1 columns is held as that), so that a column's
 /// profile stays small.
 @propertyWrapper
 struct Narrow: Sendable, Equatable {
     private var stored: Int32
 
-    init(wrappedValue: Int) { stored = Int32(clamping: wrappedValue) }
+    package init(wrappedValue: Int) { stored = Int32(clamping: wrappedValue) }
 
     var wrappedValue: Int {
         get { Int(stored) }
@@ -15,65 +18,66 @@ struct Narrow: Sendable, Equatable {
 /// What the sizing window showed about one column: a small record (72 bytes), as a table may have
 /// millions of columns (E5). Widths are held in 32 bits (a width past 2³¹ − 1 columns is held as
 /// that), and the kinds as what every value so far was, not as counts.
-struct ColumnProfile: Sendable, Equatable {
+package struct ColumnProfile: Sendable, Equatable {
     /// Kinds every non-null cell so far has been (all of them while there is none).
     struct Kinds: OptionSet, Sendable, Equatable {
-        let rawValue: UInt8
-        static let number = Kinds(rawValue: 1)
-        static let integer = Kinds(rawValue: 2)
-        static let percent = Kinds(rawValue: 4)
-        static let quantity = Kinds(rawValue: 8)
-        static let date = Kinds(rawValue: 16)
-        static let boolean = Kinds(rawValue: 32)
-        static let all: Kinds = [.number, .integer, .percent, .quantity, .date, .boolean]
+        package let rawValue: UInt8
+        package init(rawValue: UInt8) { self.rawValue = rawValue }
+        package static let number = Kinds(rawValue: 1)
+        package static let integer = Kinds(rawValue: 2)
+        package static let percent = Kinds(rawValue: 4)
+        package static let quantity = Kinds(rawValue: 8)
+        package static let date = Kinds(rawValue: 16)
+        package static let boolean = Kinds(rawValue: 32)
+        package static let all: Kinds = [.number, .integer, .percent, .quantity, .date, .boolean]
     }
 
     /// The column's name in the input.
-    var name: String
+    package var name: String
     /// Non-null cells seen.
-    var values = 0
+    package var values = 0
     /// What every one of them was.
     var every = Kinds.all
     /// The widest cell, in display columns, as written.
-    @Narrow var width = 0
+    @Narrow package var width = 0
     /// The widest empty or null-like cell (`NA`, `-`).
-    @Narrow var nullWidth = 0
+    @Narrow package var nullWidth = 0
     /// Point alignment of numbers as written: widest part before the decimal separator and widest
     /// part from it on (C2).
-    @Narrow var integerWidth = 0
-    @Narrow var fractionWidth = 0
+    @Narrow package var integerWidth = 0
+    @Narrow package var fractionWidth = 0
     /// The same with the unit taken out (C3).
-    @Narrow var strippedIntegerWidth = 0
-    @Narrow var strippedFractionWidth = 0
+    @Narrow package var strippedIntegerWidth = 0
+    @Narrow package var strippedFractionWidth = 0
     /// The widest run of non-space text (the narrowest a wrapped column can be without breaking words).
-    @Narrow var longestWord = 0
+    @Narrow package var longestWord = 0
     /// The unit of the first quantity, where it stood, and whether every quantity had it.
-    var unit: [UInt8]?
+    package var unit: [UInt8]?
     var unitBefore = false
     var unitConsistent = true
     /// Set once a cell showed the column can only be text: later cells are only measured.
     var settledText = false
     /// Whether an empty cell was seen (it shows `--null TEXT`).
-    var hasEmpties = false
+    package var hasEmpties = false
     /// The cells' bytes were not checked as UTF-8 when read (a CSV or TSV file's sizing pass in
     /// pieces, P1): each cell that is not ASCII is checked as it is noted, by `commonWidth` (or
     /// the `CommonWidthCache` entry it made) where that measures it, else by `UTF8Check.isValid`
     /// (`noteAnyCell`, `noteWidestNonASCII`). A number, date or boolean is ASCII.
-    var checksUTF8 = false
+    package var checksUTF8 = false
     /// With `checksUTF8`: a cell was not valid UTF-8 (it was not measured; the piece is read
     /// again whole, where the stream replaces what is wrong, I5).
-    var sawInvalidUTF8 = false
+    package var sawInvalidUTF8 = false
 
-    init(name: String, checksUTF8: Bool = false) {
+    package init(name: String, checksUTF8: Bool = false) {
         self.name = name
         self.checksUTF8 = checksUTF8
     }
 
     /// Whether every non-null cell is a number (and there is at least one): right-aligned, never cut.
-    var isNumeric: Bool { values > 0 && every.contains(.number) }
+    package var isNumeric: Bool { values > 0 && every.contains(.number) }
 
     /// The column's type (C1).
-    var kind: CellKind {
+    package var kind: CellKind {
         if values == 0 { return .null }
         if isNumeric {
             if every.contains(.integer) { return .integer }
@@ -94,14 +98,14 @@ struct ColumnProfile: Sendable, Equatable {
     }
 
     /// The unit every cell carries (C3), as text, when it can move into the heading.
-    var commonUnit: String? {
+    package var commonUnit: String? {
         guard isNumeric, every.contains(.quantity), unitConsistent, let unit else { return nil }
         return String(decoding: unit, as: UTF8.self)
     }
 
     /// The width the cells need: numbers aligned on their points, else the widest cell.
     /// - Parameter stripped: whether the unit is taken out of the cells.
-    func cellWidth(stripped: Bool) -> Int {
+    package func cellWidth(stripped: Bool) -> Int {
         guard isNumeric else { return width }
         let numbers = stripped ? strippedIntegerWidth + strippedFractionWidth : integerWidth + fractionWidth
         return max(numbers, nullWidth)
@@ -110,7 +114,7 @@ struct ColumnProfile: Sendable, Equatable {
 
 extension ColumnProfile {
     /// Takes in another profile of the same column over other cells.
-    mutating func merge(_ other: ColumnProfile) {
+    package mutating func merge(_ other: ColumnProfile) {
         // A profile that settled as text stopped noting kinds; it had a value of none of them
         // (number, date, boolean), so what both have in common keeps the column text.
         values += other.values
@@ -138,7 +142,7 @@ extension ColumnProfile {
 
 extension ColumnProfile {
     /// Makes room for a footer number (a group's sum) without changing the column's type.
-    mutating func noteFooter(_ text: String, measure: DisplayWidth) {
+    package mutating func noteFooter(_ text: String, measure: DisplayWidth) {
         var bytes = Array(text.utf8)
         bytes.withUnsafeMutableBufferPointer { buffer in
             let cell = UnsafeBufferPointer(buffer)

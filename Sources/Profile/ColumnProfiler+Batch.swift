@@ -1,25 +1,28 @@
+import Input
+import Text
+
 /// Rows whose fields lie in place in a stream's buffer, gathered to be sized a column at a time
 /// (`ColumnProfiler.add(_:in:)`): a column's profile depends only on its own cells in order, so
 /// taking a batch's cells column by column notes what taking its rows one by one would, while
 /// one column's state stays at hand through the loop.
-struct SizingBatch: ~Copyable {
+package struct SizingBatch: ~Copyable {
     /// Buffer indexes of field `c` of row `r`'s first byte and of the byte just past it, at
     /// `r * columns + c`.
     private let starts: UnsafeMutablePointer<Int>
     private let ends: UnsafeMutablePointer<Int>
     /// Fields a row has (rows of another count are not gathered).
-    let columns: Int
+    package let columns: Int
     /// Rows held, of at most `capacity`.
-    private(set) var rows = 0
-    let capacity: Int
+    package private(set) var rows = 0
+    package let capacity: Int
     /// The widths of the non-ASCII texts the piece's text columns meet again (a region, a
     /// customer's name), for its batches as they come: each is measured once
     /// (`ColumnProfile.noteWidest`), as the drawing pass measures it once (`CommonWidthCache`).
-    let widths: CommonWidthCache
+    package let widths: CommonWidthCache
 
     /// A batch of up to about `fields` fields (at least one row) of `columns` fields each, their
     /// widths as `measure` takes them.
-    init(columns: Int, fields: Int = 4096, measure: DisplayWidth) {
+    package init(columns: Int, fields: Int = 4096, measure: DisplayWidth) {
         self.columns = columns
         capacity = max(1, fields / max(1, columns))
         starts = .allocate(capacity: capacity &* max(1, columns))
@@ -34,11 +37,11 @@ struct SizingBatch: ~Copyable {
     }
 
     /// Whether another row fits.
-    var isFull: Bool { rows == capacity }
+    package var isFull: Bool { rows == capacity }
 
     /// Holds a row of `columns` fields (the caller checks the count, and makes room); a row read
     /// where `aim` pointed is held where it lies.
-    mutating func append(_ fields: Fields) {
+    package mutating func append(_ fields: Fields) {
         guard let from = fields.starts else { return }
         let at = rows &* columns
         if from != UnsafePointer(starts + at) || fields.ends != UnsafePointer(ends + at) {
@@ -51,27 +54,27 @@ struct SizingBatch: ~Copyable {
     /// Has `row`'s next fields read into this batch's next row (and on into the rows after it,
     /// free until then), so `append` holds them with no copy. The batch must not be full.
     @inline(__always)
-    func aim(_ row: inout InPlaceRow) {
+    package func aim(_ row: inout InPlaceRow) {
         let at = rows &* columns
         row.aim(starts: starts + at, ends: ends + at, capacity: capacity &* max(1, columns) &- at)
     }
 
     /// Cell `c` of row `r`, in `buffer`.
     @inline(__always)
-    func cell(_ r: Int, _ c: Int, in buffer: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+    package func cell(_ r: Int, _ c: Int, in buffer: UnsafePointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
         let k = r &* columns &+ c
         return UnsafeBufferPointer(start: buffer + starts[k], count: ends[k] &- starts[k])
     }
 
     /// Empties the batch.
-    mutating func removeAll() { rows = 0 }
+    package mutating func removeAll() { rows = 0 }
 }
 
 extension ColumnProfiler {
     /// Takes a batch's rows into account, their fields in `buffer`, a column at a time; the batch
     /// is then emptied.
     /// - Complexity: O(bytes of the rows); no allocation.
-    mutating func add(_ batch: inout SizingBatch, in buffer: UnsafePointer<UInt8>) {
+    package mutating func add(_ batch: inout SizingBatch, in buffer: UnsafePointer<UInt8>) {
         let count = min(batch.columns, profiles.count), rowCount = batch.rows
         rows &+= rowCount
         let measure = measure, trackWords = trackWords

@@ -1,16 +1,19 @@
-/// Looks at each row of the sizing window once and keeps a profile per column (C1, C3, W2).
-struct ColumnProfiler {
-    /// One a column (set by `add(_:in:)` too, for a batch).
-    var profiles: [ColumnProfile] = []
-    /// Rows taken in (set by `add(_:in:)` too, for a batch).
-    var rows = 0
-    let measure: DisplayWidth
-    /// Whether to measure the longest word of each cell (only wrapping needs it).
-    let trackWords: Bool
-    /// Whether each cell that is not ASCII is checked as UTF-8 (`ColumnProfile.checksUTF8`).
-    let checksUTF8: Bool
+import Input
+import Text
 
-    init(columns: [String], measure: DisplayWidth, trackWords: Bool = false, checksUTF8: Bool = false) {
+/// Looks at each row of the sizing window once and keeps a profile per column (C1, C3, W2).
+package struct ColumnProfiler {
+    /// One a column (set by `add(_:in:)` too, for a batch).
+    package var profiles: [ColumnProfile] = []
+    /// Rows taken in (set by `add(_:in:)` too, for a batch).
+    package var rows = 0
+    package let measure: DisplayWidth
+    /// Whether to measure the longest word of each cell (only wrapping needs it).
+    package let trackWords: Bool
+    /// Whether each cell that is not ASCII is checked as UTF-8 (`ColumnProfile.checksUTF8`).
+    package let checksUTF8: Bool
+
+    package init(columns: [String], measure: DisplayWidth, trackWords: Bool = false, checksUTF8: Bool = false) {
         self.measure = measure
         self.trackWords = trackWords
         self.checksUTF8 = checksUTF8
@@ -18,22 +21,22 @@ struct ColumnProfiler {
     }
 
     /// With `checksUTF8`: a cell was not valid UTF-8.
-    var sawInvalidUTF8: Bool { profiles.contains { $0.sawInvalidUTF8 } }
+    package var sawInvalidUTF8: Bool { profiles.contains { $0.sawInvalidUTF8 } }
 
     /// Adds columns that appeared after the profiler was made.
-    mutating func sync(columns: [String]) {
+    package mutating func sync(columns: [String]) {
         while profiles.count < columns.count { profiles.append(ColumnProfile(name: columns[profiles.count], checksUTF8: checksUTF8)) }
     }
 
     /// Takes one row into account.
-    mutating func add(_ record: Record) {
+    package mutating func add(_ record: Record) {
         record.withFields { add($0) }
     }
 
     /// Takes one row into account, seen in place: in a record, or where its fields lie in a
     /// stream's buffer (`Fields.starts`).
     /// - Complexity: O(bytes of the row); no allocation.
-    mutating func add(_ fields: Fields) {
+    package mutating func add(_ fields: Fields) {
         rows += 1
         let count = min(fields.count, profiles.count)
         let measure = measure, trackWords = trackWords
@@ -61,13 +64,13 @@ extension ColumnProfiler {
     /// Takes in what another profiler saw of other rows of the same table (the reader thread's
     /// share of the sizing pass). The result types and sizes every column as if one profiler had
     /// seen all the rows, in any order: a column's profile does not depend on the rows' order.
-    mutating func merge(_ other: ColumnProfiler) {
+    package mutating func merge(_ other: ColumnProfiler) {
         merge(other, into: Array(other.profiles.indices))
     }
 
     /// The same, for a profiler whose column `k` is this one's `columns[k]` (a piece of a JSON
     /// file finds its keys in an order of its own); the columns here go up to every one named.
-    mutating func merge(_ other: ColumnProfiler, into columns: [Int]) {
+    package mutating func merge(_ other: ColumnProfiler, into columns: [Int]) {
         rows += other.rows
         for (k, profile) in other.profiles.enumerated() {
             let target = columns[k]
@@ -79,7 +82,7 @@ extension ColumnProfiler {
 
 extension ColumnProfiler {
     /// Makes room in a column for a footer number.
-    mutating func noteFooter(column: Int, _ text: String) {
+    package mutating func noteFooter(column: Int, _ text: String) {
         guard column < profiles.count else { return }
         profiles[column].noteFooter(text, measure: measure)
     }

@@ -1,3 +1,6 @@
+import Input
+import Text
+
 /// How a column's profile takes in each cell (C1, C2, C3, W2): by its kind (short numbers,
 /// dates and booleans by word tests, any other cell measured and parsed) and, in a column
 /// settled as text, by its width alone.
@@ -5,7 +8,7 @@ extension ColumnProfile {
     /// Takes one cell into account: a column settled as text, when words are not tracked, by the
     /// shorter `noteWidest`, which notes the same; any other by `note`.
     @inline(__always)
-    mutating func note(_ cell: UnsafeBufferPointer<UInt8>, settled measure: DisplayWidth, trackWords: Bool) {
+    package mutating func note(_ cell: UnsafeBufferPointer<UInt8>, settled measure: DisplayWidth, trackWords: Bool) {
         if settledText && !trackWords {
             noteWidest(cell, measure: measure)
         } else {
@@ -16,7 +19,7 @@ extension ColumnProfile {
     /// Takes one cell into account. (`ColumnProfiler.add` gives a column settled as text, when
     /// words are not tracked, to the shorter `noteWidest`, which notes the same.)
     @inline(__always)
-    mutating func note(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
+    package mutating func note(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
         if !noteShortNumber(cell, trackWords: trackWords) && !noteDateOrBoolean(cell, trackWords: trackWords) {
             noteAnyCell(cell, measure: measure, trackWords: trackWords)
         }
@@ -49,7 +52,7 @@ extension ColumnProfile {
     /// column so far: notes what `noteAnyCell` would for it, without its other tests, and returns true;
     /// false for any other cell. (Small, for the sizing loop to take in.)
     @inline(__always)
-    mutating func noteShortNumber(_ cell: UnsafeBufferPointer<UInt8>, trackWords: Bool) -> Bool {
+    package mutating func noteShortNumber(_ cell: UnsafeBufferPointer<UInt8>, trackWords: Bool) -> Bool {
         guard takesShortNumbers, let (point, kinds) = Self.shortNumber(cell) else { return false }
         let count = cell.count
         if count > width { width = count }  // printable ASCII: a byte is a column
@@ -78,7 +81,7 @@ extension ColumnProfile {
 
     /// `note` for any cell: measured, then tried as each kind in turn.
     @inline(never)
-    mutating func noteAnyCell(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
+    package mutating func noteAnyCell(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth, trackWords: Bool) {
         let ascii = DisplayWidth.printableASCIIWidth(cell)
         if ascii == nil && checksUTF8 && !UTF8Check.isValid(cell) {
             sawInvalidUTF8 = true
@@ -159,7 +162,7 @@ extension ColumnProfile {
     /// one no longer than the widest so far need not be measured. (Kept small, for the sizing loop
     /// to take in.)
     @inline(__always)
-    mutating func noteWidest(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth) {
+    package mutating func noteWidest(_ cell: UnsafeBufferPointer<UInt8>, measure: DisplayWidth) {
         if cell.isEmpty {
             hasEmpties = true
         } else if let ascii = DisplayWidth.printableASCIIWidth(cell) {
@@ -172,7 +175,7 @@ extension ColumnProfile {
     /// `noteWidest` for the batch's cells of column `c`: the widest printable ASCII cell kept in a
     /// local, any other cell taken as `noteWidest` takes it (the widest so far noted first: it
     /// compares with it).
-    mutating func noteWidest(_ batch: borrowing SizingBatch, column c: Int, in buffer: UnsafePointer<UInt8>, measure: DisplayWidth) {
+    package mutating func noteWidest(_ batch: borrowing SizingBatch, column c: Int, in buffer: UnsafePointer<UInt8>, measure: DisplayWidth) {
         var widest = width
         let widths = batch.widths
         for r in 0..<batch.rows {
@@ -225,7 +228,7 @@ extension ColumnProfile {
     }
 
     /// The widest space-separated word of a cell (the whole width when it has no space).
-    static func longestWord(_ cell: UnsafeBufferPointer<UInt8>, width: Int, measure: DisplayWidth) -> Int {
+    package static func longestWord(_ cell: UnsafeBufferPointer<UInt8>, width: Int, measure: DisplayWidth) -> Int {
         guard cell.contains(0x20) else { return width }
         var longest = 0
         var start = 0

@@ -1,3 +1,6 @@
+import Input
+import Text
+
 /// What one cell looks like, for typing a column (C1).
 public enum CellKind: UInt8, Sendable {
     /// Empty, or a placeholder such as `NA`, `N/A`, `null`, `NULL`, `-`: says nothing about the type.
@@ -22,7 +25,7 @@ public enum CellKind: UInt8, Sendable {
 
     /// Classifies a cell from its bytes, without making a `String`.
     /// - Complexity: O(bytes), usually stopping at the first byte that does not fit a number.
-    static func of(_ cell: UnsafeBufferPointer<UInt8>) -> CellKind {
+    package static func of(_ cell: UnsafeBufferPointer<UInt8>) -> CellKind {
         if cell.isEmpty || isNullWord(cell) { return .null }
         if let shape = NumberShape.parse(cell) { return shape.kind }
         if isDate(cell) { return .date }
@@ -31,7 +34,7 @@ public enum CellKind: UInt8, Sendable {
     }
 
     @inline(__always)
-    static func isNullWord(_ cell: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isNullWord(_ cell: UnsafeBufferPointer<UInt8>) -> Bool {
         switch cell.count {
         case 1: return cell[0] == UInt8(ascii: "-")
         case 2: return cell[0] == UInt8(ascii: "N") && cell[1] == UInt8(ascii: "A")
@@ -46,7 +49,7 @@ public enum CellKind: UInt8, Sendable {
     /// `YYYY-MM-DD` or `YYYY/MM/DD` alone, the commonest date cell (ten printable ASCII bytes):
     /// its bytes as two overlapping words, the separators made `0`, every byte a digit.
     @inline(__always)
-    static func isPlainDate(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isPlainDate(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
         guard c.count == 10, let base = c.baseAddress else { return false }
         let separator = base[4]
         guard separator == UInt8(ascii: "-") || separator == UInt8(ascii: "/"), base[7] == separator else { return false }
@@ -108,7 +111,7 @@ public enum CellKind: UInt8, Sendable {
     /// `true`, `false`, `yes` or `no`, in any case: the cell's bytes as one word
     /// (`TextBytes.word`), each with its 0x20 bit set, against each word's.
     @inline(__always)
-    static func isBoolean(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
+    package static func isBoolean(_ c: UnsafeBufferPointer<UInt8>) -> Bool {
         guard c.count >= 2 && c.count <= 5, let base = c.baseAddress else { return false }
         let folded = TextBytes.word(UnsafeRawPointer(base), count: c.count) | SWAR.ones &* 0x20
         switch c.count {

@@ -9,36 +9,36 @@
 /// (`checkEvery`), so such a column pays about 30 instructions a cell for a while, then nothing.
 /// One renderer's or one batch's (each used on one thread at a time; a continuation makes its
 /// own), which frees it (`free`). A value of pointers: nothing is reference-counted as it is used.
-struct CommonWidthCache {
+package struct CommonWidthCache {
     /// A cell of up to 32 bytes as four words, those past it zero; its length and its width.
-    struct Entry {
-        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-        var count = -1
-        var width = 0
+    package struct Entry {
+        package var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        package var count = -1
+        package var width = 0
     }
 
     /// A column's entries (`slots` of them, made at its first lookup), found by a hash of the bytes.
-    struct Table {
-        var entries: UnsafeMutablePointer<Entry>?
+    package struct Table {
+        package var entries: UnsafeMutablePointer<Entry>?
         var lookups = 0
-        var hits = 0
+        package var hits = 0
         /// Whether the column still uses its entries.
-        var on = true
+        package var on = true
     }
 
-    static let slotBits = 8
-    static let slots = 1 << slotBits
+    @usableFromInline static let slotBits = 8
+    @inlinable package static var slots: Int { 1 << slotBits }
     /// Every `checkEvery` lookups a column keeps its entries only if a quarter of them were hits.
-    static let checkEvery = 512
+    @inlinable package static var checkEvery: Int { 512 }
     /// Longer cells are measured each time.
-    static let longest = 32
+    @inlinable package static var longest: Int { 32 }
 
     /// A table for each input column below `columns` (a cell of any other is measured each time).
     private let tables: UnsafeMutablePointer<Table>
-    let columns: Int
-    let measure: DisplayWidth
+    package let columns: Int
+    package let measure: DisplayWidth
 
-    init(measure: DisplayWidth, columns: Int) {
+    package init(measure: DisplayWidth, columns: Int) {
         self.measure = measure
         self.columns = max(0, columns)
         tables = .allocate(capacity: self.columns)
@@ -46,7 +46,7 @@ struct CommonWidthCache {
     }
 
     /// Frees the tables (by the renderer that made them, once).
-    func free() {
+    package func free() {
         for k in 0..<columns { tables[k].entries?.deallocate() }
         tables.deallocate()
     }
@@ -54,8 +54,8 @@ struct CommonWidthCache {
     /// `measure.commonWidth(cell)` for a cell of input column `column`.
     /// - Complexity: O(1) for a cell of up to 32 bytes met before (compared a word at a time);
     ///   else `commonWidth`'s O(bytes).
-    @inline(__always)
-    func width(_ cell: UnsafeBufferPointer<UInt8>, column: Int) -> Int? {
+    @inlinable @inline(__always)
+    package func width(_ cell: UnsafeBufferPointer<UInt8>, column: Int) -> Int? {
         let count = cell.count
         guard count <= Self.longest, column >= 0 && column < columns, tables[column].on, let base = cell.baseAddress else {
             return measure.commonWidth(cell)
@@ -96,5 +96,5 @@ struct CommonWidthCache {
     }
 
     /// Whether input column `column` still uses its entries.
-    func isOn(column: Int) -> Bool { column < columns && tables[column].on }
+    package func isOn(column: Int) -> Bool { column < columns && tables[column].on }
 }

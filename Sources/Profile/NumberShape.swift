@@ -1,22 +1,25 @@
+import Input
+import Text
+
 /// The parts of a number-like cell: an optional sign, an optional unit or currency before or after,
 /// and the number itself, with where its decimal separator is (C1, C2, C3).
-struct NumberShape: Sendable, Equatable {
-    var kind: CellKind
+package struct NumberShape: Sendable, Equatable {
+    package var kind: CellKind
     /// Byte offset of a sign written before a prefix unit (`-$5`), which moves next to the number
     /// when the unit is taken out; nil otherwise.
-    var detachedSign: Int?
+    package var detachedSign: Int?
     /// The number's bytes (with its own sign when written next to it), without the unit.
-    var number: Range<Int>
+    package var number: Range<Int>
     /// Offset in `number` of the decimal separator, or `number.count` when there is none.
-    var point: Int
+    package var point: Int
     /// The unit's bytes, and whether it stood before the number.
-    var unit: Range<Int>?
+    package var unit: Range<Int>?
     var unitBefore = false
 
     /// Parses a cell; nil when it is not a number, a percentage or a quantity.
     /// - Complexity: O(bytes).
     @inline(__always)  // the fast path where the cells are: no shape built in memory
-    static func parse(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {
+    package static func parse(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {
         // Fast path for the common forms, `-12` and `12.50`; everything else takes the full parse.
         let n = c.count
         var i = 0
@@ -48,7 +51,7 @@ struct NumberShape: Sendable, Equatable {
     /// `20240301`), the commonest number cell: `parse` would give it `.integer`, its bytes as the
     /// number and its point at the end; nil for any other cell. One load and two word tests.
     @inline(__always)
-    static func shortWholeNumber(_ c: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func shortWholeNumber(_ c: UnsafeBufferPointer<UInt8>) -> Int? {
         let n = c.count
         guard n >= 1 && n <= 8, let base = c.baseAddress, n == 1 || base[0] != UInt8(ascii: "0"),
               TextBytes.allDigits(TextBytes.word(UnsafeRawPointer(base), count: n)) else { return nil }
@@ -61,7 +64,7 @@ struct NumberShape: Sendable, Equatable {
     /// decimal cell: `parse` would give it `.decimal`, its bytes as the number and its point there;
     /// nil for any other cell. Its bytes as one word, and word tests.
     @inline(__always)
-    static func shortDecimal(_ c: UnsafeBufferPointer<UInt8>) -> Int? {
+    package static func shortDecimal(_ c: UnsafeBufferPointer<UInt8>) -> Int? {
         let n = c.count
         guard n >= 3 && n <= 8, let base = c.baseAddress else { return nil }
         let raw = UnsafeRawPointer(base)
@@ -91,7 +94,7 @@ struct NumberShape: Sendable, Equatable {
     /// The value of `count` (one to eight) decimal digits, ASCII, in order from `word`'s lowest
     /// byte (`TextBytes.upTo8`): three multiplications instead of a loop over the digits.
     @inline(__always)
-    static func digitsValue(_ word: UInt64, count: Int) -> UInt64 {
+    package static func digitsValue(_ word: UInt64, count: Int) -> UInt64 {
         // The digits moved to the top, the bytes below them read as leading zeros.
         var v = (word << UInt64(8 &* (8 &- count))) & 0x0F0F_0F0F_0F0F_0F0F
         // Each pair of bytes: the first (the lower, the higher digit) times 10 plus the second,
@@ -105,7 +108,7 @@ struct NumberShape: Sendable, Equatable {
 
     /// The full grammar: signs, currency before or after, grouping, decimal comma, exponent, units.
     @inline(never)
-    static func parseFully(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {
+    package static func parseFully(_ c: UnsafeBufferPointer<UInt8>) -> NumberShape? {
         let n = c.count
         var i = 0
         var sign: Int?
@@ -219,8 +222,8 @@ struct NumberShape: Sendable, Equatable {
 
 /// Unit words recognised after a number (C1, C3). A closed list: a digit string with other letters
 /// after it (`123abc`, `2021Q`, `4711ABCD`) is an identifier and stays text.
-enum Units {
-    static let words: Set<String> = [
+package enum Units {
+    package static let words: Set<String> = [
         // time
         "ns", "µs", "us", "ms", "s", "sec", "secs", "min", "mins", "h", "hr", "hrs", "hour", "hours", "d", "day", "days",
         "wk", "wks", "week", "weeks", "mo", "yr", "yrs", "year", "years",
