@@ -126,13 +126,13 @@ package struct Record: Sendable {
 ///
 /// Fields read in place from a file's bytes (`RowIndex`) also say where each starts, as they do
 /// not follow one another.
-package struct Fields {
-    package let base: UnsafePointer<UInt8>
-    package let ends: UnsafePointer<Int>
+@usableFromInline package struct Fields {
+    @usableFromInline package let base: UnsafePointer<UInt8>
+    @usableFromInline package let ends: UnsafePointer<Int>
     /// Number of fields.
-    package let count: Int
+    @usableFromInline package let count: Int
     /// Where each field starts; nil when each starts where the one before it ends (a `Record`).
-    package let starts: UnsafePointer<Int>?
+    @usableFromInline package let starts: UnsafePointer<Int>?
 
     package init(base: UnsafePointer<UInt8>, ends: UnsafePointer<Int>, count: Int) {
         self.base = base
@@ -141,6 +141,7 @@ package struct Fields {
         starts = nil
     }
 
+    @usableFromInline
     package init(base: UnsafePointer<UInt8>, starts: UnsafePointer<Int>, ends: UnsafePointer<Int>, count: Int) {
         self.base = base
         self.ends = ends
@@ -149,7 +150,7 @@ package struct Fields {
     }
 
     /// Field `index`'s bytes; an empty cell past the last field (a short row).
-    @inline(__always)
+    @inlinable @inline(__always)
     package subscript(index: Int) -> UnsafeBufferPointer<UInt8> {
         guard index < count else { return UnsafeBufferPointer(start: base, count: 0) }
         let start = starts?[index] ?? (index == 0 ? 0 : ends[index &- 1])
@@ -159,17 +160,17 @@ package struct Fields {
 
 /// A row read in place in the stream's buffer (`CSVReader.readInPlace`): where each field starts
 /// and ends there, with no copy of its bytes. Valid until the stream is read again.
-package struct InPlaceRow {
+@usableFromInline package struct InPlaceRow {
     /// Buffer indexes of each field's first byte and of the byte just past it, `capacity` of each.
-    package private(set) var starts: UnsafeMutablePointer<Int>
-    package private(set) var ends: UnsafeMutablePointer<Int>
-    package private(set) var capacity = 64
+    @usableFromInline package private(set) var starts: UnsafeMutablePointer<Int>
+    @usableFromInline package private(set) var ends: UnsafeMutablePointer<Int>
+    @usableFromInline package private(set) var capacity = 64
     /// Holds their memory.
     private var memory: (starts: GrowableArray<Int>.Storage, ends: GrowableArray<Int>.Storage)
     /// Fields as the reader found them, before the table pads a short row.
-    package var count = 0
+    @usableFromInline package var count = 0
     /// Fields held, padding included.
-    package private(set) var held = 0
+    @usableFromInline package private(set) var held = 0
     /// The line the row starts on (1-based).
     package var line = 0
     /// The quoted fields with `""` in them, to be decoded once the row is taken.
@@ -182,12 +183,12 @@ package struct InPlaceRow {
     }
 
     /// Whether `starts` and `ends` are the caller's (`aim`), not `memory`.
-    private var aimed = false
+    @usableFromInline var aimed = false
 
     /// Has the next row's fields written at `starts` and `ends`, room for `capacity` of each, which
     /// the caller lends until the next `aim` (a sizing batch's next row, so that the row needs no
     /// copy into it). A row of more fields moves to the row's own memory (`grow`).
-    @inline(__always)
+    @inlinable @inline(__always)
     package mutating func aim(starts: UnsafeMutablePointer<Int>, ends: UnsafeMutablePointer<Int>, capacity: Int) {
         self.starts = starts
         self.ends = ends
@@ -235,7 +236,7 @@ package struct InPlaceRow {
     }
 
     /// The fields in place in `buffer`, padding included.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func fields(in buffer: UnsafePointer<UInt8>) -> Fields {
         Fields(base: buffer, starts: starts, ends: ends, count: held)
     }

@@ -5,16 +5,16 @@ import Text
 /// (`ColumnProfiler.add(_:in:)`): a column's profile depends only on its own cells in order, so
 /// taking a batch's cells column by column notes what taking its rows one by one would, while
 /// one column's state stays at hand through the loop.
-package struct SizingBatch: ~Copyable {
+@usableFromInline package struct SizingBatch: ~Copyable {
     /// Buffer indexes of field `c` of row `r`'s first byte and of the byte just past it, at
     /// `r * columns + c`.
-    private let starts: UnsafeMutablePointer<Int>
-    private let ends: UnsafeMutablePointer<Int>
+    @usableFromInline let starts: UnsafeMutablePointer<Int>
+    @usableFromInline let ends: UnsafeMutablePointer<Int>
     /// Fields a row has (rows of another count are not gathered).
-    package let columns: Int
+    @usableFromInline package let columns: Int
     /// Rows held, of at most `capacity`.
-    package private(set) var rows = 0
-    package let capacity: Int
+    @usableFromInline package private(set) var rows = 0
+    @usableFromInline package let capacity: Int
     /// The widths of the non-ASCII texts the piece's text columns meet again (a region, a
     /// customer's name), for its batches as they come: each is measured once
     /// (`ColumnProfile.noteWidest`), as the drawing pass measures it once (`CommonWidthCache`).
@@ -37,11 +37,11 @@ package struct SizingBatch: ~Copyable {
     }
 
     /// Whether another row fits.
-    package var isFull: Bool { rows == capacity }
+    @inlinable package var isFull: Bool { rows == capacity }
 
     /// Holds a row of `columns` fields (the caller checks the count, and makes room); a row read
     /// where `aim` pointed is held where it lies.
-    package mutating func append(_ fields: Fields) {
+    @inlinable package mutating func append(_ fields: Fields) {
         guard let from = fields.starts else { return }
         let at = rows &* columns
         if from != UnsafePointer(starts + at) || fields.ends != UnsafePointer(ends + at) {
@@ -53,7 +53,7 @@ package struct SizingBatch: ~Copyable {
 
     /// Has `row`'s next fields read into this batch's next row (and on into the rows after it,
     /// free until then), so `append` holds them with no copy. The batch must not be full.
-    @inline(__always)
+    @inlinable @inline(__always)
     package func aim(_ row: inout InPlaceRow) {
         let at = rows &* columns
         row.aim(starts: starts + at, ends: ends + at, capacity: capacity &* max(1, columns) &- at)

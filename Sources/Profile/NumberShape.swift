@@ -3,7 +3,7 @@ import Text
 
 /// The parts of a number-like cell: an optional sign, an optional unit or currency before or after,
 /// and the number itself, with where its decimal separator is (C1, C2, C3).
-package struct NumberShape: Sendable, Equatable {
+@usableFromInline package struct NumberShape: Sendable, Equatable {
     package var kind: CellKind
     /// Byte offset of a sign written before a prefix unit (`-$5`), which moves next to the number
     /// when the unit is taken out; nil otherwise.
@@ -50,7 +50,7 @@ package struct NumberShape: Sendable, Equatable {
     /// The length of a whole number of one to eight digits without a leading zero (`7`, `1024`,
     /// `20240301`), the commonest number cell: `parse` would give it `.integer`, its bytes as the
     /// number and its point at the end; nil for any other cell. One load and two word tests.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func shortWholeNumber(_ c: UnsafeBufferPointer<UInt8>) -> Int? {
         let n = c.count
         guard n >= 1 && n <= 8, let base = c.baseAddress, n == 1 || base[0] != UInt8(ascii: "0"),
@@ -63,7 +63,7 @@ package struct NumberShape: Sendable, Equatable {
     /// `.125`), the commonest
     /// decimal cell: `parse` would give it `.decimal`, its bytes as the number and its point there;
     /// nil for any other cell. Its bytes as one word, and word tests.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func shortDecimal(_ c: UnsafeBufferPointer<UInt8>) -> Int? {
         let n = c.count
         guard n >= 3 && n <= 8, let base = c.baseAddress else { return nil }
@@ -93,7 +93,7 @@ package struct NumberShape: Sendable, Equatable {
 
     /// The value of `count` (one to eight) decimal digits, ASCII, in order from `word`'s lowest
     /// byte (`TextBytes.upTo8`): three multiplications instead of a loop over the digits.
-    @inline(__always)
+    @inlinable @inline(__always)
     package static func digitsValue(_ word: UInt64, count: Int) -> UInt64 {
         // The digits moved to the top, the bytes below them read as leading zeros.
         var v = (word << UInt64(8 &* (8 &- count))) & 0x0F0F_0F0F_0F0F_0F0F

@@ -9,7 +9,7 @@
 /// (`checkEvery`), so such a column pays about 30 instructions a cell for a while, then nothing.
 /// One renderer's or one batch's (each used on one thread at a time; a continuation makes its
 /// own), which frees it (`free`). A value of pointers: nothing is reference-counted as it is used.
-package struct CommonWidthCache {
+@usableFromInline package struct CommonWidthCache {
     /// A cell of up to 32 bytes as four words, those past it zero; its length and its width.
     package struct Entry {
         package var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
@@ -18,12 +18,12 @@ package struct CommonWidthCache {
     }
 
     /// A column's entries (`slots` of them, made at its first lookup), found by a hash of the bytes.
-    package struct Table {
+    @usableFromInline package struct Table {
         package var entries: UnsafeMutablePointer<Entry>?
         var lookups = 0
         package var hits = 0
         /// Whether the column still uses its entries.
-        package var on = true
+        @usableFromInline package var on = true
     }
 
     @usableFromInline static let slotBits = 8
@@ -34,9 +34,9 @@ package struct CommonWidthCache {
     @inlinable package static var longest: Int { 32 }
 
     /// A table for each input column below `columns` (a cell of any other is measured each time).
-    private let tables: UnsafeMutablePointer<Table>
-    package let columns: Int
-    package let measure: DisplayWidth
+    @usableFromInline let tables: UnsafeMutablePointer<Table>
+    @usableFromInline package let columns: Int
+    @usableFromInline package let measure: DisplayWidth
 
     package init(measure: DisplayWidth, columns: Int) {
         self.measure = measure
@@ -63,7 +63,7 @@ package struct CommonWidthCache {
         return Self.width(base, count: count, in: &tables[column], measure: measure)
     }
 
-    private static func width(_ base: UnsafePointer<UInt8>, count: Int, in table: inout Table, measure: DisplayWidth) -> Int? {
+    @usableFromInline static func width(_ base: UnsafePointer<UInt8>, count: Int, in table: inout Table, measure: DisplayWidth) -> Int? {
         let entries: UnsafeMutablePointer<Entry>
         if let made = table.entries {
             entries = made
@@ -96,5 +96,5 @@ package struct CommonWidthCache {
     }
 
     /// Whether input column `column` still uses its entries.
-    package func isOn(column: Int) -> Bool { column < columns && tables[column].on }
+    @inlinable package func isOn(column: Int) -> Bool { column < columns && tables[column].on }
 }
