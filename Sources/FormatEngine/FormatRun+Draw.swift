@@ -17,7 +17,7 @@ extension FormatRun {
         if options.follow && plan.mode == .table {
             // A later value cut to a 1-wide text column would show as `…` alone, nothing of it:
             // such a column takes two, so a cut one shows its first character (P5).
-            var room = plan.containerWidth.map { $0 - options.style.edges - plan.lineWidth(of: plan.columns) } ?? .max
+            var room = PlainRenderer.slack(plan.columns, plan: plan, style: options.style) ?? .max
             for k in plan.columns.indices where plan.columns[k].numberParts == nil && plan.columns[k].width < 2 && room > 0 {
                 plan.columns[k].width += 1
                 room -= 1

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import FormatEngine
 
 /// E1–E4 through the real binary.
 struct ExitCodeTests {
@@ -9,6 +10,41 @@ struct ExitCodeTests {
         let url = dir.appendingPathComponent(name)
         try Data(contents.utf8).write(to: url)
         return url
+    }
+
+    @Test("E1: the exit statuses are one list: docs/RULES.md's Exit status table, --help's list and ExitStatus name the same codes, and --help says each one's meaning")
+    func statusesAgree() throws {
+        // The documented codes, read from the table under "## Exit status" (rows "| 64 | …").
+        let rules = try String(contentsOf: TestPaths.root.appendingPathComponent("docs/RULES.md"), encoding: .utf8)
+        let section = try #require(rules.components(separatedBy: "\n## Exit status\n").dropFirst().first)
+        let table = section.components(separatedBy: "\n## ").first ?? section
+        let documented = table.split(separator: "\n").compactMap { line -> Int32? in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: true).map { $0.trimmingCharacters(in: .whitespaces) }
+            return cells.first.flatMap { Int32($0) }
+        }
+        // The codes --help prints, read from the binary's output: lines "  64   meaning" after "Exit status:".
+        let help = try runTool(["--help"])
+        #expect(help.status == 0)
+        let afterHeading = try #require(help.out.components(separatedBy: "\nExit status:\n").dropFirst().first)
+        var printed: [Int32: String] = [:]
+        var current: Int32?
+        for line in afterHeading.split(separator: "\n", omittingEmptySubsequences: false) {
+            guard line.hasPrefix("  ") else { break }
+            let words = line.split(separator: " ", maxSplits: 1)
+            if let code = words.first.flatMap({ Int32($0) }), line.dropFirst(2).first != " " {
+                current = code
+                printed[code] = words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
+            } else if let code = current {
+                printed[code, default: ""] += " " + line.trimmingCharacters(in: .whitespaces)
+            }
+        }
+        let listed = ExitStatus.allCases.map(\.code)
+        #expect(!documented.isEmpty && documented == documented.sorted())
+        #expect(Set(documented) == Set(listed), "RULES.md \(documented) against ExitStatus \(listed)")
+        #expect(Set(printed.keys) == Set(listed), "--help \(printed.keys.sorted()) against ExitStatus \(listed)")
+        for status in ExitStatus.allCases {
+            #expect(printed[status.code] == status.meaning, "--help's words for \(status.code)")
+        }
     }
 
     @Test("E1: success exits 0 and prints the table")
