@@ -154,7 +154,7 @@ extension FormatRun {
                 var done: (rows: Int, error: InputError?)
                 if let piece = job.take(next) {
                     if let bytes = piece.bytes {
-                        try out.write(UnsafeBufferPointer(start: bytes.memory.base, count: bytes.count))
+                        try out.write(bytes.memory.prefix(bytes.count))
                         job.recycle(bytes.memory)
                         renderer.cutCells += piece.cuts
                         done = (piece.rows, piece.error)

@@ -20,6 +20,12 @@ package struct GrowableArray<Element: BitwiseCopyable>: RandomAccessCollection, 
         /// internal, so that the compiler sees every access to them and checks none at run time).
         package var base: UnsafeMutablePointer<Element> { pointer }
         package var size: Int { capacity }
+        /// The first `count` elements, checked against the block's size (a count past it stops
+        /// the program rather than reading past the block).
+        package func prefix(_ count: Int) -> UnsafeBufferPointer<Element> {
+            precondition(count >= 0 && count <= capacity, "\(count) elements asked of a block of \(capacity)")
+            return UnsafeBufferPointer(start: pointer, count: count)
+        }
 
         package init(capacity: Int) {
             self.capacity = Swift.max(1, capacity)

@@ -26,7 +26,9 @@ package func unlinkedTemporaryFile(in directory: String, prefix: String) -> Int3
 /// The one maker of temporary files: `directory/prefix-` and twelve random letters and digits,
 /// created with `O_CREAT | O_EXCL` (mode 0600), another name tried while the name is taken.
 /// `naming` is called with each name before the file is made by it (and `unnaming` when it is
-/// not), so that a signal handler that removes what was named never misses the file.
+/// not), so that a signal handler that removes what was named never misses the file. (A signal
+/// in the instant between naming and an `open` that finds the name taken would remove the other
+/// file: with 62¹² names, a risk taken rather than a file left behind on every such signal.)
 /// - Returns: the new file's descriptor and path, or nil with `errno` set.
 private func madeTemporaryFile(in directory: String, prefix: String,
                                naming: (String) -> Void = { _ in }, unnaming: () -> Void = {}) -> (fd: Int32, path: String)? {

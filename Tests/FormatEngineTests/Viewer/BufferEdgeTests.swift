@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Input
 
 #if canImport(Glibc)
 import Glibc
@@ -134,6 +135,23 @@ struct BufferEdgeTests {
         await #expect(processExitsWith: .failure) {
             var bytes = ByteArray()
             _ = bytes.append(atMost: 4) { _ in 5 }
+        }
+    }
+
+    @Test("Issue 46: a block's prefix (the pieces' drawn output handed to the writer) is its first n bytes at n − 1 and n, and n + 1 stops the program")
+    func blockPrefixAtItsEdges() async {
+        let block = ByteArray.Storage(capacity: 64)
+        for k in 0..<64 { block.pointer[k] = UInt8(k) }
+        for n in [0, 1, 63, 64] {
+            #expect(Array(block.prefix(n)) == (0..<n).map { UInt8($0) })
+        }
+        await #expect(processExitsWith: .failure) {
+            let block = ByteArray.Storage(capacity: 64)
+            _ = block.prefix(65)
+        }
+        await #expect(processExitsWith: .failure) {
+            let block = ByteArray.Storage(capacity: 64)
+            _ = block.prefix(-1)
         }
     }
 
