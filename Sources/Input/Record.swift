@@ -204,15 +204,15 @@ package struct Record: Sendable {
         capacity &*= 2
         if aimed {
             if memory.starts.capacity < capacity {
-                memory.starts.grow(to: capacity)
-                memory.ends.grow(to: capacity)
+                memory.starts = memory.starts.grown(to: capacity)
+                memory.ends = memory.ends.grown(to: capacity)
             }
             memory.starts.pointer.update(from: starts, count: written)
             memory.ends.pointer.update(from: ends, count: written)
             aimed = false
         } else {
-            memory.starts.grow(to: capacity)
-            memory.ends.grow(to: capacity)
+            memory.starts = memory.starts.grown(to: capacity)
+            memory.ends = memory.ends.grown(to: capacity)
         }
         starts = memory.starts.pointer
         ends = memory.ends.pointer

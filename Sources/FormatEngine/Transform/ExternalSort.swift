@@ -137,6 +137,7 @@ final class ExternalSort {
 
     /// The held rows' order: their sort values computed once, compared flat (`RowOrder.order`).
     private func sortedHeld(_ types: [Bool]) -> [Int] {
+        if keys.count == 1, let order = keyedOrderHeld(keys[0], numeric: types[0]) { return order }
         var values: [RowOrder.Value?] = []
         values.reserveCapacity(starts.count * keys.count)
         var rows: [Int] = []
@@ -151,6 +152,65 @@ final class ExternalSort {
             }
         }
         return RowOrder.order(values, count: rows.count, descending: keys.map(\.descending), rowNumbers: rows)
+    }
+
+    /// The held rows' order by one key, as the view sorts a column (V3): each row's value as an
+    /// 8-byte key that orders as the values do — a number's (`RowOrder.numberKey`), or a text's
+    /// first seven order bytes above how many it has (`TextRuns.key`) — an empty or null-like
+    /// cell the largest; sorted with the rows' places by `KeyedRows`' radix sort, ties by place;
+    /// then each group of texts whose keys tie and go on past them by comparing their values.
+    /// Nil (sort by comparing) when that is not the comparison's order: the rows are not held in
+    /// input order (a stale run sorted again), or a cell of a numeric key has no number's value
+    /// (it would sort as text).
+    private func keyedOrderHeld(_ key: (index: Int, descending: Bool), numeric: Bool) -> [Int]? {
+        let count = starts.count
+        guard count < Int(Int32.max) else { return nil }
+        var sortKeys = [UInt64](repeating: .max, count: count)
+        // A text key's order bytes, back to back (`orderStarts[k]..<orderStarts[k + 1]` row k's).
+        var orderBytes: [UInt8] = []
+        var orderStarts: [Int] = numeric ? [] : [0]
+        let usable = held.withUnsafeBufferPointer { words -> Bool in
+            guard let base = words.baseAddress else { return false }
+            var last = Int.min
+            for (k, start) in starts.enumerated() {
+                let row = base + start
+                guard row[0] > last else { return false }
+                last = row[0]
+                let cell = RowWords.fields(row)[key.index]
+                if numeric {
+                    switch cell.isEmpty ? nil : RowOrder.value(cell: cell, numeric: true) {
+                    case .number(let number)?: sortKeys[k] = RowOrder.numberKey(number, descending: key.descending)
+                    case .text?: return false
+                    case nil: break
+                    }
+                    continue
+                }
+                if !cell.isEmpty && !CellKind.isNullWord(cell) {
+                    TextRuns.withOrderBytes(cell) { bytes in
+                        sortKeys[k] = TextRuns.key(bytes, depth: 0, descending: key.descending)
+                        orderBytes.append(contentsOf: bytes)
+                    }
+                }
+                orderStarts.append(orderBytes.count)
+            }
+            return true
+        }
+        guard usable else { return nil }
+        var places = (0..<Int32(count)).map { $0 }
+        sortKeys.withUnsafeMutableBufferPointer { sortKeys in
+            places.withUnsafeMutableBufferPointer { places in
+                var sorter = KeyedRows(keys: sortKeys, ids: places) { _ in true }
+                _ = sorter.sort()
+                guard !numeric else { return }
+                orderBytes.withUnsafeBufferPointer { bytes in
+                    TextRuns.sortTied(sortKeys, places, descending: key.descending) { place in
+                        let k = Int(place)
+                        return UnsafeBufferPointer(rebasing: bytes[orderStarts[k]..<orderStarts[k + 1]])
+                    }
+                }
+            }
+        }
+        return places.map { Int($0) }
     }
 
     /// Ends the input: the last rows as a run, and every run in the final types.

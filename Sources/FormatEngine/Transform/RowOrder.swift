@@ -103,6 +103,16 @@ enum RowOrder {
         }
     }
 
+    /// A number as a key that orders as the numbers do (reversed when `descending`); NaN (an empty
+    /// cell) is the largest key both ways, and -0 and 0 are the same key (they tie).
+    @inline(__always)
+    static func numberKey(_ number: Double, descending: Bool) -> UInt64 {
+        guard !number.isNaN else { return .max }
+        let bits = (number == 0 ? 0 : number).bitPattern
+        let key = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
+        return descending ? ~key : key  // never .max: that would be a NaN's key
+    }
+
     /// Sorts rows by the keys, stably; empty cells last whatever the direction.
     /// - Parameters:
     ///   - keys: column indexes with their direction.
@@ -197,9 +207,48 @@ enum NumberValue {
     /// The value of a number-like cell (unit and grouping ignored, decimal comma understood).
     static func of(_ cell: UnsafeBufferPointer<UInt8>) -> Double? {
         guard let shape = NumberShape.parse(cell) else { return nil }
+        if let value = exactly(cell, shape) { return value }
         var text = ""
         plain(cell, shape) { text.append(Character(Unicode.Scalar($0))) }
         return Double(text)
+    }
+
+    /// Powers of ten a `Double` holds exactly (10^0 … 10^22).
+    private static let exactPowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { x, _ in x * 10 } }
+
+    /// The value of a number whose plain form is `-?digits(.digits)?` with at most 15 significant
+    /// digits and 22 decimals, read without making text: its digits as an integer below 2^53,
+    /// divided by a power of ten that a `Double` holds exactly — one correctly rounded division,
+    /// so the same value `Double(text)` reads (Clinger's fast path). Nil for any other form (an
+    /// exponent, more digits), which is read from its text.
+    @inline(__always)
+    private static func exactly(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape) -> Double? {
+        var digits: UInt64 = 0
+        var significant = 0
+        var decimals = 0
+        var negative = false
+        var point = false
+        var plainForm = true
+        var first = true
+        var any = false
+        plain(cell, shape) { b in
+            defer { first = false }
+            if b &- 0x30 <= 9 {
+                any = true
+                if significant > 0 || b != 0x30 { significant &+= 1 }
+                digits = digits &* 10 &+ UInt64(b &- 0x30)
+                if point { decimals &+= 1 }
+            } else if b == UInt8(ascii: "."), !point {
+                point = true
+            } else if b == UInt8(ascii: "-"), first {
+                negative = true
+            } else {
+                plainForm = false
+            }
+        }
+        guard plainForm, any, significant <= 15, decimals <= 22 else { return nil }
+        let value = Double(digits) / exactPowers[decimals]
+        return negative ? -value : value
     }
 
     /// The number's bytes in the plain form its value is read from (`of`, and the HTML page's

@@ -149,7 +149,7 @@ final class TextRuns {
             keys.withUnsafeMutableBufferPointer { keys in
                 places.withUnsafeMutableBufferPointer { places in
                     sortedStarts.withUnsafeBufferPointer { starts in
-                        sortGroups(tied(keys, 0..<count, depth: 0), keys, places, base: base, starts: starts)
+                        Self.sortTied(keys, places, descending: descending) { Self.bytes(base + starts[Int($0)]) }
                     }
                 }
             }
@@ -157,40 +157,41 @@ final class TextRuns {
         return (sorted, sortedStarts, places)
     }
 
+    /// Sorts the groups of `places` whose keys (sorted, at depth 0) tie and go on past them, by
+    /// the order bytes `bytes` gives for a place: a large group by its keys at the next depth,
+    /// then its own tied groups the same way; a small one (its cells then in the cache) by
+    /// comparing the rest of its cells' bytes. Ties stay in the order of their places. Used by
+    /// every text sort in runs: the view's (`TextRuns`) and `--sort`'s (`ExternalSort`).
+    static func sortTied(_ keys: UnsafeMutableBufferPointer<UInt64>, _ places: UnsafeMutableBufferPointer<Int32>, descending: Bool,
+                         bytes: (Int32) -> UnsafeBufferPointer<UInt8>) {
+        var pending = tied(keys, 0..<keys.count, depth: 0, descending: descending)
+        while let (range, depth) = pending.popLast() {
+            if range.count <= compared {
+                places[range].sort { a, b in
+                    let order = compare(bytes(a), bytes(b), from: depth)
+                    return order != 0 ? (order < 0) != descending : a < b
+                }
+                continue
+            }
+            for i in range { keys[i] = key(bytes(places[i]), depth: depth, descending: descending) }
+            var sorter = KeyedRows(keys: UnsafeMutableBufferPointer(rebasing: keys[range]),
+                                   ids: UnsafeMutableBufferPointer(rebasing: places[range])) { _ in true }
+            _ = sorter.sort()
+            pending += tied(keys, range, depth: depth, descending: descending)
+        }
+    }
+
     /// The groups of tied keys in sorted `range` that go on past them, with the depth to go on at.
-    private func tied(_ keys: UnsafeMutableBufferPointer<UInt64>, _ range: Range<Int>, depth: Int) -> [(range: Range<Int>, depth: Int)] {
+    private static func tied(_ keys: UnsafeMutableBufferPointer<UInt64>, _ range: Range<Int>, depth: Int, descending: Bool) -> [(range: Range<Int>, depth: Int)] {
         var groups: [(range: Range<Int>, depth: Int)] = []
         var start = range.lowerBound
         while start < range.upperBound {
             var end = start + 1
             while end < range.upperBound && keys[end] == keys[start] { end += 1 }
-            if end - start > 1 && goesOn(keys[start]) { groups.append((start..<end, depth + 7)) }
+            if end - start > 1 && goesOn(keys[start], descending: descending) { groups.append((start..<end, depth + 7)) }
             start = end
         }
         return groups
-    }
-
-    /// Sorts each group of cells whose first `depth` bytes are the same: a large one by their keys
-    /// at `depth`, then its own tied groups the same way; a small one (its cells then in the cache)
-    /// by comparing the rest of its cells' bytes. Ties stay in the order of their places.
-    private func sortGroups(_ groups: [(range: Range<Int>, depth: Int)], _ keys: UnsafeMutableBufferPointer<UInt64>, _ places: UnsafeMutableBufferPointer<Int32>,
-                            base: UnsafePointer<Int>, starts: UnsafeBufferPointer<Int>) {
-        var pending = groups
-        let descending = self.descending
-        while let (range, depth) = pending.popLast() {
-            if range.count <= Self.compared {
-                places[range].sort { a, b in
-                    let order = Self.compare(Self.bytes(base + starts[Int(a)]), Self.bytes(base + starts[Int(b)]), from: depth)
-                    return order != 0 ? (order < 0) != descending : a < b
-                }
-                continue
-            }
-            for i in range { keys[i] = key(base + starts[Int(places[i])], depth: depth) }
-            var sorter = KeyedRows(keys: UnsafeMutableBufferPointer(rebasing: keys[range]),
-                                   ids: UnsafeMutableBufferPointer(rebasing: places[range])) { _ in true }
-            _ = sorter.sort()
-            pending += tied(keys, range, depth: depth)
-        }
     }
 
     /// A cell's key at `depth`: its bytes there (seven, zeros past its end) above how many of

@@ -10,7 +10,7 @@ extension ViewState {
         let scanned = keys.withUnsafeMutableBufferPointer { keys in
             progress.scanInParts(data, rows: rows, to: 0.5) { _, id, fields in
                 if case .number(let number)? = RowOrder.value(fields, column, numeric: true) {
-                    keys[id] = numberKey(number, descending: descending)
+                    keys[id] = RowOrder.numberKey(number, descending: descending)
                 }
             }
         }
@@ -24,16 +24,6 @@ extension ViewState {
             }
         }
         return done ? ids : nil
-    }
-
-    /// A number as a key that orders as the numbers do (reversed when `descending`); NaN (an empty
-    /// cell) is the largest key both ways, and -0 and 0 are the same key (they tie).
-    @inline(__always)
-    static func numberKey(_ number: Double, descending: Bool) -> UInt64 {
-        guard !number.isNaN else { return .max }
-        let bits = (number == 0 ? 0 : number).bitPattern
-        let key = bits & (1 << 63) != 0 ? ~bits : bits | (1 << 63)
-        return descending ? ~key : key  // never .max: that would be a NaN's key
     }
 
     /// Row numbers in the order of a text column, by `--sort`'s comparison (W11). A column of few

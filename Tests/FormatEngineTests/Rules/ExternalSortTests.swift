@@ -44,6 +44,29 @@ struct ExternalSortTests {
         }
     }
 
+    @Test("runs of thousands of rows, sorted by 8-byte keys: texts sharing long prefixes (NFC and not), numbers in every form, the same output as in memory")
+    func longRunsSameAsInMemory() throws {
+        let stems = ["customer-account-", "customer-account-", "Zoë Müller ", "Zoe\u{308} Müller ", "東京都千代田区", "x"]
+        let numbers = ["12", "-3.5", "1,234.50", "$7", "12,5", "1e3", "", "NA", "0", "-0", "123456789012345678"]
+        for seed in 0..<12 as Range<UInt64> {
+            var rng = SplitMix64(seed: 900 + seed)
+            var text = "name,value\n"
+            for _ in 0..<6000 {
+                let name = rng.below(20) == 0 ? "" : stems[rng.below(stems.count)] + String(rng.below(seed % 2 == 0 ? 40 : 4000))
+                text += "\"\(name)\",\"\(numbers[rng.below(numbers.count)])\"\n"
+            }
+            for key in ["name", "-name", "value", "-value"] {
+                var options = FormatOptions()
+                options.sort = [SortKey(key)]
+                let (memory, _) = try Self.output(text, options, rereadable: true)
+                options.memoryLimit = 150_000 + Int(seed) * 20_000  // runs of about a thousand rows
+                let (disk, onDisk) = try Self.output(text, options, rereadable: true)
+                #expect(disk == memory, "seed \(seed) \(key)")
+                #expect(onDisk.error == nil)
+            }
+        }
+    }
+
     @Test("the run files are sorted as runs and merged: rows in order by an independent sort, ties in input order")
     func mergeOrder() throws {
         var rng = SplitMix64(seed: 42)
