@@ -3,6 +3,8 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Dispatch
+import Support
 
 /// `--sort` beyond memory (P2, W11), as sort(1) does it: rows are held until they would pass the
 /// memory budget, then sorted and written out as a *run* to a temporary file (unlinked as soon as
@@ -18,8 +20,9 @@ import Darwin
 /// is sorted again before the merge.
 final class ExternalSort {
     let keys: [(index: Int, descending: Bool)]
-    /// Words of rows held before a run is written (a third of the budget: the sort's values and
-    /// the merge's buffers take the rest).
+    /// Words of rows held before a run is written: a sixth of the budget, as two batches are
+    /// held at once (one read into while the helper thread sorts and writes the other), and the
+    /// sort's keys and the merge's buffers take the rest.
     let runWords: Int
     /// What the rows held may cost while nothing is spilled: then they are sorted in memory as
     /// records (`takeHeld`), which costs far more than their words (`inMemoryCost`).
@@ -32,6 +35,9 @@ final class ExternalSort {
     private var starts: [Int] = []
     /// What the rows held would cost sorted in memory (`inMemoryCost`), while nothing is spilled.
     private var heldCost = 0
+    /// The run the helper thread is sorting and writing, and a block to hold rows in again.
+    private var pending: PendingRun?
+    private var spare: GrowableArray<Int>?
 
     /// The most runs kept (each holds a file open) before some are merged into one (`reduce`).
     let openRuns: Int
@@ -39,7 +45,7 @@ final class ExternalSort {
     init(keys: [(index: Int, descending: Bool)], budget: Int, openRuns: Int = SortedRun.openRuns) {
         self.keys = keys
         self.openRuns = max(2, openRuns)
-        runWords = budget / 3 / 8
+        runWords = budget / 6 / 8
         inMemoryBudget = budget / 2
     }
 
@@ -51,7 +57,9 @@ final class ExternalSort {
     func inMemoryCost(words: Int) -> Int { 2 * words * 8 + 320 + 64 * keys.count }
 
     /// Whether any run has been written (else every row is still held, sorted in memory).
-    var spilled: Bool { !runs.isEmpty }
+    var spilled: Bool { !runs.isEmpty || pending != nil }
+
+    deinit { _ = pending?.wait() }
 
     /// Adds a row. When the rows held pass the budget they are sorted by `numeric` (the sort
     /// columns' types as known so far; asked only then, so a row costs no array) and written as a run.
@@ -85,24 +93,29 @@ final class ExternalSort {
         try spill(types: keys.map { $0.index < numeric.count && numeric[$0.index] })
     }
 
-    /// Writes the rows held as a run sorted by `types` (per key, numbers by value), then keeps the
-    /// runs under `openRuns` (`reduce`).
+    /// Hands the rows held to the helper thread, which sorts them by `types` (per key, numbers by
+    /// value) and writes them as a run while the next rows are read (the run before it collected
+    /// first: one is made at a time).
     private func spill(types: [Bool]) throws(InputError) {
         guard !starts.isEmpty else { return }
-        let order = sortedHeld(types)
-        let run = try SortedRun(numeric: types)
-        try held.withUnsafeBufferPointer { (words) throws(InputError) in
-            guard let base = words.baseAddress else { return }
-            for k in order {
-                let row = base + starts[k]
-                try run.write(UnsafeBufferPointer(start: row, count: RowWords.length(row)))
-            }
-        }
-        try run.finish()
-        runs.append(run)
+        try collect()
+        let batch = HeldBatch(held: held, starts: starts, keys: keys, types: types)
+        held = spare ?? GrowableArray()
+        spare = nil
         held.removeAll(keepingCapacity: true)
-        starts.removeAll(keepingCapacity: true)
+        starts = []
         heldCost = 0
+        pending = PendingRun(batch)
+    }
+
+    /// Waits for the run the helper thread is writing, if any, keeps it, and keeps the runs under
+    /// `openRuns` (`reduce`). - Throws: the helper's failure to write it.
+    private func collect() throws(InputError) {
+        guard let run = pending else { return }
+        pending = nil
+        let (made, block) = run.wait()
+        spare = block
+        runs.append(try made.get())
         try reduce()
     }
 
@@ -135,8 +148,111 @@ final class ExternalSort {
         runs = runs.indices.filter { !gone.contains($0) }.map { runs[$0] } + [merged]
     }
 
+    /// Ends the input: the last rows as a run, and every run in the final types.
+    func finish(numeric: [Bool]) throws(InputError) {
+        let types = keys.map { $0.index < numeric.count && numeric[$0.index] }
+        try spill(types: types)
+        try collect()
+        // Runs sorted while a column looked numeric are sorted again, now that it is text: their
+        // rows held and written a run's worth at a time (a merged run may be long).
+        while let k = runs.firstIndex(where: { $0.numeric != types }) {
+            let stale = runs.remove(at: k)
+            let reader = stale.reader()
+            while let row = try reader.next() {
+                starts.append(held.count)
+                held.append(contentsOf: UnsafeBufferPointer(start: row, count: RowWords.length(row)))
+                if held.count > runWords { try spill(types: types) }
+            }
+            try spill(types: types)
+        }
+        try collect()
+    }
+
+    /// Why a merge stopped: a run could not be read, or `body` threw.
+    enum MergeError<Failure: Error>: Error {
+        case input(InputError)
+        case output(Failure)
+    }
+
+    /// Calls `body` with every row in sorted order, and the number it was added with, until it
+    /// returns false: a merge of the runs (`numeric`: the sort columns' final types).
+    func merge<Failure: Error>(numeric: [Bool], _ body: (Fields, Int) throws(Failure) -> Bool) throws(MergeError<Failure>) {
+        try Self.merge(runs, keys: keys, types: keys.map { $0.index < numeric.count && numeric[$0.index] }, body)
+    }
+
+    /// A merge of `runs`, each sorted by `types`: each run's next row at the top of a heap.
+    private static func merge<Failure: Error>(_ runs: [SortedRun], keys: [(index: Int, descending: Bool)], types: [Bool],
+                                              _ body: (Fields, Int) throws(Failure) -> Bool) throws(MergeError<Failure>) {
+        let descending = keys.map(\.descending)
+        let k = keys.count
+        let readers = runs.map { $0.reader() }
+        // Each run's current row, its number and its sort values (k a run, flat).
+        var current: [UnsafePointer<Int>?] = Array(repeating: nil, count: readers.count)
+        var numbers = Array(repeating: 0, count: readers.count)
+        var values: [RowOrder.Value?] = Array(repeating: nil, count: readers.count * k)
+        func load(_ run: Int) throws(InputError) -> Bool {
+            guard let row = try readers[run].next() else { return false }
+            current[run] = row
+            numbers[run] = row[0]
+            let fields = RowWords.fields(row)
+            for (j, (key, numeric)) in zip(keys, types).enumerated() { values[run * k + j] = RowOrder.value(fields, key.index, numeric: numeric) }
+            return true
+        }
+        func before(_ a: Int, _ b: Int) -> Bool {
+            for j in 0..<k {
+                if let first = RowOrder.before(values[a * k + j], values[b * k + j], descending: descending[j]) { return first }
+            }
+            return numbers[a] < numbers[b]  // ties: the earlier row first (stable)
+        }
+        var heap = RunHeap()
+        do {
+            for run in readers.indices where try load(run) { heap.push(run, by: before) }
+        } catch {
+            throw .input(error)
+        }
+        while let top = heap.top {
+            // A run is in the heap only once `load` gave it a row.
+            guard let row = current[top] else { preconditionFailure("a run in the merge has no current row") }
+            let keepGoing: Bool
+            do { keepGoing = try body(RowWords.fields(row), numbers[top]) } catch { throw .output(error) }
+            if !keepGoing { return }
+            let more: Bool
+            do { more = try load(top) } catch { throw .input(error) }
+            if more { heap.replaceTop(by: before) } else { heap.popTop(by: before) }
+        }
+    }
+}
+
+/// Rows held for a run of `ExternalSort` (`RowWords` back to back, and where each starts), given
+/// to the helper thread that sorts them and writes the run.
+struct HeldBatch: @unchecked Sendable {
+    let held: GrowableArray<Int>
+    let starts: [Int]
+    let keys: [(index: Int, descending: Bool)]
+    /// Per key, whether it is compared as numbers.
+    let types: [Bool]
+
+    /// The rows sorted and written as a run; and the block they were held in, to hold more.
+    func written() -> (Result<SortedRun, InputError>, GrowableArray<Int>) {
+        let order = sortedHeld()
+        do throws(InputError) {
+            let run = try SortedRun(numeric: types)
+            try held.withUnsafeBufferPointer { (words) throws(InputError) in
+                guard let base = words.baseAddress else { return }
+                for k in order {
+                    let row = base + starts[k]
+                    try run.write(UnsafeBufferPointer(start: row, count: RowWords.length(row)))
+                }
+            }
+            try run.finish()
+            return (.success(run), held)
+        } catch {
+            return (.failure(error), held)
+        }
+    }
+
     /// The held rows' order: their sort values computed once, compared flat (`RowOrder.order`).
-    private func sortedHeld(_ types: [Bool]) -> [Int] {
+    func sortedHeld() -> [Int] {
         if keys.count == 1, let order = keyedOrderHeld(keys[0], numeric: types[0]) { return order }
         var values: [RowOrder.Value?] = []
         values.reserveCapacity(starts.count * keys.count)
@@ -213,75 +329,26 @@ final class ExternalSort {
         return places.map { Int($0) }
     }
 
-    /// Ends the input: the last rows as a run, and every run in the final types.
-    func finish(numeric: [Bool]) throws(InputError) {
-        let types = keys.map { $0.index < numeric.count && numeric[$0.index] }
-        try spill(types: types)
-        // Runs sorted while a column looked numeric are sorted again, now that it is text: their
-        // rows held and written a run's worth at a time (a merged run may be long).
-        while let k = runs.firstIndex(where: { $0.numeric != types }) {
-            let stale = runs.remove(at: k)
-            let reader = stale.reader()
-            while let row = try reader.next() {
-                starts.append(held.count)
-                held.append(contentsOf: UnsafeBufferPointer(start: row, count: RowWords.length(row)))
-                if held.count > runWords { try spill(types: types) }
-            }
-            try spill(types: types)
+}
+
+/// A run being made on the helper thread (`HeldBatch.written`), waited for once.
+final class PendingRun: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    private var made: (Result<SortedRun, InputError>, GrowableArray<Int>)?
+
+    init(_ batch: HeldBatch) {
+        HelperThread.start {
+            self.made = batch.written()
+            self.done.signal()
         }
     }
 
-    /// Why a merge stopped: a run could not be read, or `body` threw.
-    enum MergeError<Failure: Error>: Error {
-        case input(InputError)
-        case output(Failure)
-    }
-
-    /// Calls `body` with every row in sorted order, and the number it was added with, until it
-    /// returns false: a merge of the runs (`numeric`: the sort columns' final types).
-    func merge<Failure: Error>(numeric: [Bool], _ body: (Fields, Int) throws(Failure) -> Bool) throws(MergeError<Failure>) {
-        try Self.merge(runs, keys: keys, types: keys.map { $0.index < numeric.count && numeric[$0.index] }, body)
-    }
-
-    /// A merge of `runs`, each sorted by `types`: each run's next row at the top of a heap.
-    private static func merge<Failure: Error>(_ runs: [SortedRun], keys: [(index: Int, descending: Bool)], types: [Bool],
-                                              _ body: (Fields, Int) throws(Failure) -> Bool) throws(MergeError<Failure>) {
-        let descending = keys.map(\.descending)
-        let k = keys.count
-        let readers = runs.map { $0.reader() }
-        // Each run's current row, its number and its sort values (k a run, flat).
-        var current: [UnsafePointer<Int>?] = Array(repeating: nil, count: readers.count)
-        var numbers = Array(repeating: 0, count: readers.count)
-        var values: [RowOrder.Value?] = Array(repeating: nil, count: readers.count * k)
-        func load(_ run: Int) throws(InputError) -> Bool {
-            guard let row = try readers[run].next() else { return false }
-            current[run] = row
-            numbers[run] = row[0]
-            let fields = RowWords.fields(row)
-            for (j, (key, numeric)) in zip(keys, types).enumerated() { values[run * k + j] = RowOrder.value(fields, key.index, numeric: numeric) }
-            return true
-        }
-        func before(_ a: Int, _ b: Int) -> Bool {
-            for j in 0..<k {
-                if let first = RowOrder.before(values[a * k + j], values[b * k + j], descending: descending[j]) { return first }
-            }
-            return numbers[a] < numbers[b]  // ties: the earlier row first (stable)
-        }
-        var heap = RunHeap()
-        do {
-            for run in readers.indices where try load(run) { heap.push(run, by: before) }
-        } catch {
-            throw .input(error)
-        }
-        while let top = heap.top {
-            // A run is in the heap only once `load` gave it a row.
-            guard let row = current[top] else { preconditionFailure("a run in the merge has no current row") }
-            let keepGoing: Bool
-            do { keepGoing = try body(RowWords.fields(row), numbers[top]) } catch { throw .output(error) }
-            if !keepGoing { return }
-            let more: Bool
-            do { more = try load(top) } catch { throw .input(error) }
-            if more { heap.replaceTop(by: before) } else { heap.popTop(by: before) }
-        }
+    /// The run and its block, once the helper has made them (the helper writes `made` before it
+    /// signals; it is read only after the wait).
+    func wait() -> (Result<SortedRun, InputError>, GrowableArray<Int>) {
+        done.wait()
+        done.signal()  // a second wait (deinit after a collect) returns at once
+        guard let made else { preconditionFailure("a run signalled before it was made") }
+        return made
     }
 }
