@@ -190,15 +190,37 @@ final class ExternalSort {
         var current: [UnsafePointer<Int>?] = Array(repeating: nil, count: readers.count)
         var numbers = Array(repeating: 0, count: readers.count)
         var values: [RowOrder.Value?] = Array(repeating: nil, count: readers.count * k)
+        // One numeric key is compared by its numbers' keys (`RowOrder.numberKey`: never 0 or
+        // .max - 1, which a text cell's key is), as the run was sorted.
+        let byNumber = k == 1 && types[0]
+        var numberKeys = [UInt64](repeating: .max, count: byNumber ? readers.count : 0)
         func load(_ run: Int) throws(InputError) -> Bool {
             guard let row = try readers[run].next() else { return false }
             current[run] = row
             numbers[run] = row[0]
             let fields = RowWords.fields(row)
+            if byNumber {
+                // One numeric key: its number's 8-byte key; a cell that is text (it sorts after
+                // the numbers, before them when descending) keeps its value to compare.
+                switch RowOrder.value(fields, keys[0].index, numeric: true) {
+                case .number(let number)?: numberKeys[run] = RowOrder.numberKey(number, descending: descending[0])
+                case let text?:
+                    numberKeys[run] = descending[0] ? 0 : .max - 1
+                    values[run] = text
+                case nil: numberKeys[run] = .max
+                }
+                return true
+            }
             for (j, (key, numeric)) in zip(keys, types).enumerated() { values[run * k + j] = RowOrder.value(fields, key.index, numeric: numeric) }
             return true
         }
         func before(_ a: Int, _ b: Int) -> Bool {
+            if byNumber {
+                if numberKeys[a] != numberKeys[b] { return numberKeys[a] < numberKeys[b] }
+                if numberKeys[a] == .max - 1 || numberKeys[a] == 0,
+                   let first = RowOrder.before(values[a], values[b], descending: descending[0]) { return first }
+                return numbers[a] < numbers[b]
+            }
             for j in 0..<k {
                 if let first = RowOrder.before(values[a * k + j], values[b * k + j], descending: descending[j]) { return first }
             }
