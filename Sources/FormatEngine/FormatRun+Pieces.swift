@@ -284,7 +284,7 @@ final class PieceSizing: @unchecked Sendable {
                 let fields: Fields
                 batch.aim(&row)
                 if piece.nextInPlace(into: &row, noting: &index) {
-                    fields = row.fields(in: piece.stream.buffer)
+                    fields = row.fields()
                     if fields.count == batch.columns && profiler.profiles.count == batch.columns {
                         batch.append(fields)
                         if batch.isFull { profiler.add(&batch, in: piece.stream.buffer) }

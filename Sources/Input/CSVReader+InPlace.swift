@@ -133,6 +133,7 @@ extension CSVReader {
         if afterLF { lineStart = stream.base(of: rowStart) }
         row.line = line
         row.hold(count)
+        row.buffer = UnsafePointer(buffer)
         self.shape = shape
         quotedCR = false
         newLine(at: p)

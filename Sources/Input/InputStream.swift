@@ -38,7 +38,10 @@ package final class InputStream {
     package private(set) var replacements = 0
     /// Offset in the decoded stream of the first replacement, nil if none. (A reader, which
     /// counts lines anyway, turns it into a line: see `TableInput`.)
-    package private(set) var firstReplacementOffset: Int?
+    package var firstReplacementOffset: Int? { firstReplacement }
+    /// (Private, so the compiler sees every access to it and checks none at run time: the reader
+    /// asks for it once a row.)
+    private var firstReplacement: Int?
 
     /// Bytes asked of a source per read unless said otherwise (a whole input's first read, which
     /// also sniffs its format, holds this much).
@@ -259,7 +262,7 @@ package final class InputStream {
 
     /// Counts a replacement at `index` in `storage`, keeping where the first one was.
     func noteReplacement(at index: Int) {
-        if replacements == 0 { firstReplacementOffset = base + index }
+        if replacements == 0 { firstReplacement = base + index }
         replacements += 1
     }
 }

@@ -240,4 +240,15 @@ package struct Record: Sendable {
     package func fields(in buffer: UnsafePointer<UInt8>) -> Fields {
         Fields(base: buffer, starts: starts, ends: ends, count: held)
     }
+
+    /// The buffer the reader read the row in (`readInPlace` says it, so that a caller in another
+    /// layer need not ask the stream for it, an access checked at run time, once a row).
+    @usableFromInline package internal(set) var buffer: UnsafePointer<UInt8>? = nil
+
+    /// The row's fields in the buffer it was read in. - Precondition: a row was read in place.
+    @inlinable
+    package func fields() -> Fields {
+        guard let buffer else { preconditionFailure("the fields of a row not read in place") }
+        return Fields(base: buffer, starts: starts, ends: ends, count: held)
+    }
 }
