@@ -53,28 +53,71 @@ struct RowSpans {
     /// before it included). The last row ends after its line break: blank lines after it are the
     /// file's end, kept there whatever becomes of that row.
     static func lines(_ bytes: Span<UInt8>, bom: Int) -> RowSpans {
-        var starts: [Int64] = []
-        var lineStart = bom
-        var blank = true
-        var end = bom
-        for k in min(bom, bytes.count)..<bytes.count {
-            let b = bytes[k]
-            if b == 0x0A {
-                if !blank {
-                    starts.append(Int64(lineStart))
-                    end = k + 1
+        var scan = LineScan(bom: bom)
+        scan.feed(bytes)
+        return RowSpans(scan.found)
+    }
+
+    /// Rows found by a `LineScan`.
+    init(_ found: LineScan.Found) {
+        self.init(headerEnd: found.headerEnd, starts: found.starts, end: found.end)
+    }
+
+    /// JSON Lines' rows (`lines`) found from a file's bytes fed a piece at a time, so that a file
+    /// of any size is scanned in a buffer of its own size: 8 bytes a row are kept.
+    struct LineScan: Sendable {
+        /// Where each row found so far starts.
+        private(set) var starts: [Int64] = []
+        private let bom: Int
+        private var lineStart: Int
+        private var blank = true
+        private var end: Int
+        /// Bytes fed so far (the offset of the next).
+        private(set) var fed = 0
+
+        init(bom: Int) {
+            self.bom = bom
+            lineStart = bom
+            end = bom
+        }
+
+        /// The next bytes of the file.
+        mutating func feed(_ bytes: Span<UInt8>) {
+            let first = max(0, min(bom - fed, bytes.count))  // the byte-order mark is skipped
+            for k in first..<bytes.count {
+                let b = bytes[k]
+                if b == 0x0A {
+                    if !blank {
+                        starts.append(Int64(lineStart))
+                        end = fed + k + 1
+                    }
+                    lineStart = fed + k + 1
+                    blank = true
+                } else if b != 0x20 && b != 0x09 && b != 0x0D {
+                    blank = false
                 }
-                lineStart = k + 1
-                blank = true
-            } else if b != 0x20 && b != 0x09 && b != 0x0D {
-                blank = false
             }
+            fed += bytes.count
         }
-        if !blank {
-            starts.append(Int64(lineStart))
-            end = bytes.count
+
+        /// Where each row starts, where the last ends, and where the first starts.
+        struct Found: Sendable {
+            var starts: [Int64]
+            var end: Int64
+            var headerEnd: Int64
         }
-        return RowSpans(headerEnd: starts.first ?? Int64(bom), starts: starts, end: Int64(end))
+
+        /// The rows of the bytes fed: the last ends at its line break, or at the end when it has
+        /// none.
+        var found: Found {
+            var starts = self.starts
+            var end = self.end
+            if !blank {
+                starts.append(Int64(lineStart))
+                end = fed
+            }
+            return Found(starts: starts, end: Int64(end), headerEnd: starts.first ?? Int64(bom))
+        }
     }
 
     /// Offsets in the UTF-8 the reader saw (after the BOM) as offsets in the file's bytes.

@@ -93,7 +93,7 @@ package enum TableSave {
             if let rows {
                 spans = RowSpans(rows)
             } else if kind == .jsonLines {
-                spans = try lineSpans(file, size: size, bom: bom, name: name)
+                spans = RowSpans(try lineSpans(file, size: size, bom: bom, name: name))
             } else {
                 spans = try RowSpans.scan(input, options: options, choice: table.choice, bom: bom, limit: loaded)
             }
@@ -132,12 +132,19 @@ package enum TableSave {
         return paths
     }
 
-    /// The lines of a JSON Lines file (its first `size` bytes, or all of it), read whole.
-    static func lineSpans(_ file: RandomAccess, size: Int64? = nil, bom: Int, name: String) throws(SaveError) -> RowSpans {
+    /// The lines of a JSON Lines file (its first `size` bytes, or all of it), read a MiB at a time
+    /// (8 bytes a row kept); only as far as it got when `going` says to stop (asked each MiB).
+    static func lineSpans(_ file: RandomAccess, size: Int64? = nil, bom: Int, name: String, going: () -> Bool = { true }) throws(SaveError) -> RowSpans.LineScan.Found {
         let size = Int(size ?? FileIdentity.of(file.fd)?.size ?? 0)
-        var bytes = [UInt8](repeating: 0, count: size)
-        guard size == 0 || readFully(file.fd, into: &bytes, count: size, at: file.start) else { throw SaveError("\(name): read error: \(systemMessage(errno))") }
-        return RowSpans.lines(bytes.span, bom: bom)
+        var scan = RowSpans.LineScan(bom: bom)
+        var piece = [UInt8](repeating: 0, count: min(size, 1 << 20))
+        while scan.fed < size {
+            guard going() else { break }
+            let count = min(piece.count, size - scan.fed)
+            guard readFully(file.fd, into: &piece, count: count, at: file.start + Int64(scan.fed)) else { throw SaveError("\(name): read error: \(systemMessage(errno))") }
+            scan.feed(piece.span.extracting(0..<count))
+        }
+        return scan.found
     }
 
     /// The input as the view read it, and its size: the file itself while it is unchanged; its

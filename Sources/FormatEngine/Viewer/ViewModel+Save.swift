@@ -16,13 +16,17 @@ package final class ViewSaving {
     let noSaveInPlace: String?
     /// Why the table cannot be edited at all (a JSON document), nil when it can.
     let readOnly: String?
-    /// JSON Lines (whose lines are found, once, when a field is first edited).
+    /// JSON Lines (whose lines are found as the view opens, on a thread of their own: a field's
+    /// first edit needs its row's line, and a key must not wait for a scan of the whole file).
     let jsonLines: Bool
-    private var lines: RowSpans?
+    /// Finds the lines (`LineFinder`), when the table is JSON Lines that can be edited.
+    let lineFinder: LineFinder?
 
     /// Saving for `input`, read with `options`. A regular file is looked at once more (its header,
     /// through a descriptor of its own) to tell a JSON document from JSON Lines.
-    package init(input: any InputProvider, options: FormatOptions) {
+    /// - Parameter findLines: start finding JSON Lines' lines at once (a test starts them later,
+    ///   `lineFinder.start()`, to see an edit asked for before they are found).
+    package init(input: any InputProvider, options: FormatOptions, findLines: Bool = true) {
         self.input = input
         self.options = options
         path = input.path
@@ -42,6 +46,8 @@ package final class ViewSaving {
         readOnly = reason
         jsonLines = lines && reason == nil
         noSaveInPlace = TableSave.refusal(input, format: nil)
+        lineFinder = jsonLines ? randomAccess(of: input).map { LineFinder(file: $0, input: input) } : nil
+        if findLines { lineFinder?.start() }
     }
 }
 
@@ -78,6 +84,7 @@ extension ViewSaving {
     /// JSON Lines: why row `id`'s member `name` cannot be edited — which member of its line it
     /// is, is not clear (a key twice…), so a save would refuse it — nil when it can.
     func unclearMember(row id: Int, name: String) -> String? {
+        if let pending = linesPending { return pending }
         guard let line = line(id), let reason = JSONLine.unclear(line, name: name) else { return nil }
         return "this field is read-only: \(reason), so which value it is, is not clear (a save could not write it)"
     }
@@ -91,23 +98,95 @@ extension ViewSaving {
         return Array(raw)
     }
 
-    /// JSON Lines: row `id`'s line (without its line break), read from the file.
+    /// JSON Lines: row `id`'s line (without its line break), read from the file; nil when it
+    /// cannot be read, or its lines are not found yet (`linesPending`).
     private func line(_ id: Int) -> [UInt8]? {
-        guard jsonLines, id >= 0, let file = randomAccess(of: input) else { return nil }
-        if lines == nil { lines = try? TableSave.lineSpans(file, bom: TableSave.byteOrderMark(file.fd, .utf8), name: input.name) }
-        guard let lines, id < lines.count else { return nil }
-        let end = id + 1 < lines.count ? lines.start(id + 1) : lines.end
-        let start = lines.start(id)
+        guard jsonLines, id >= 0, let file = randomAccess(of: input), let lines = lineFinder?.found, id < lines.starts.count else { return nil }
+        let end = id + 1 < lines.starts.count ? lines.starts[id + 1] : lines.end
+        let start = lines.starts[id]
         var line = [UInt8](repeating: 0, count: Int(end - start))
         guard readFully(file.fd, into: &line, count: line.count, at: start) else { return nil }
         return Array(line.prefix { $0 != 0x0A })
+    }
+
+    /// Why JSON Lines' fields cannot be edited yet: their lines are still being found (how far),
+    /// or could not be; nil once they are found.
+    var linesPending: String? {
+        guard let lineFinder, lineFinder.found == nil else { return nil }
+        if let failure = lineFinder.failure { return "this field is read-only: \(failure.message)" }
+        return "finding the file's lines (\(lineFinder.percent)%): edit again in a moment"
+    }
+}
+
+/// Finds where each line of a JSON Lines file starts (`TableSave.lineSpans`) on a thread of its
+/// own, a MiB at a time, reporting how far it is; stopped when the view closes.
+final class LineFinder: @unchecked Sendable {
+    private let file: RandomAccess
+    /// The input whose descriptor `file` is: kept open while the lines are read.
+    private let input: any InputProvider
+    private let state = Locked<(found: RowSpans.LineScan.Found?, failure: SaveError?, done: Int64, stopped: Bool)>((nil, nil, 0, false))
+    private let finished = DispatchSemaphore(value: 0)
+    private var started = false
+
+    init(file: RandomAccess, input: any InputProvider) {
+        self.file = file
+        self.input = input
+    }
+
+    /// Starts finding the lines (once).
+    func start() {
+        guard !started else { return }
+        started = true
+        HelperThread.start { self.run() }
+    }
+
+    private func run() {
+        defer { finished.signal() }
+        let size = FileIdentity.of(file.fd)?.size ?? 0
+        let bom = TableSave.byteOrderMark(file.fd, .utf8)
+        var done: Int64 = 0
+        do {
+            let found = try TableSave.lineSpans(file, size: size, bom: bom, name: input.name) {
+                defer { done = min(size, done + (1 << 20)) }
+                return state.withLock { s in
+                    s.done = done
+                    return !s.stopped
+                }
+            }
+            state.withLock { s in if !s.stopped { s.found = found } }
+        } catch {
+            state.withLock { $0.failure = error }
+        }
+    }
+
+    /// The lines, once found.
+    var found: RowSpans.LineScan.Found? { state.withLock { $0.found } }
+    /// Why they could not be found.
+    var failure: SaveError? { state.withLock { $0.failure } }
+    /// How far the search is, in percent of the file.
+    var percent: Int {
+        let size = max(1, file.identity.size)
+        return Int(min(99, state.withLock { $0.done } * 100 / size))
+    }
+
+    /// Stops the search, and waits for its thread to end (the view is closing).
+    func stop() {
+        state.withLock { $0.stopped = true }
+        if started { finished.wait(); finished.signal() }
+    }
+
+    /// Waits until the lines are found (tests).
+    func wait() {
+        guard started else { return }
+        finished.wait()
+        finished.signal()
     }
 }
 
 extension ViewModel {
     /// Lets the view edit and save `input` (the executable calls it as the view opens).
-    package func enableSaving(_ input: any InputProvider, options: FormatOptions) {
-        let saving = ViewSaving(input: input, options: options)
+    package func enableSaving(_ input: any InputProvider, options: FormatOptions, findLines: Bool = true) {
+        let saving = ViewSaving(input: input, options: options, findLines: findLines)
         self.saving = saving
         state.editing.readOnly = saving.readOnly
         state.editing.noSaveInPlace = saving.noSaveInPlace
@@ -267,6 +346,7 @@ extension ViewModel {
     /// The view is ending: a save still running is stopped, and waited for (its temporary file
     /// removed), so nothing is left beside the file.
     func stopSaving() {
+        saving?.lineFinder?.stop()
         guard let work = running else { return }
         work.progress.stop()
         work.waitUntilDone()

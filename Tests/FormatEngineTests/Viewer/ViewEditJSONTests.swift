@@ -56,6 +56,54 @@ struct ViewEditJSONTests {
         #expect(saved == "{\"id\":1,\"tags\":[\"a\", \"c\"],\"o\":{\"x\":1,\"y\":[2, {\"z\": null}]}}\n{\"id\":2,\"tags\":\"x, y\",\"note\":\"[1]\"}\n", "\(saved)")
     }
 
+    @Test("V10: an edit asked for before a JSON Lines file's lines are found (on their own thread as the view opens) is refused at once with how far the search is, and taken once they are")
+    func editBeforeLinesFound() throws {
+        let text = "{\"id\":1,\"tags\":[\"a\"]}\n{\"id\":2,\"tags\":[]}\n"
+        let url = try TableSaveCaseTests.file(Array(text.utf8), "pending.jsonl")
+        defer { try? FileManager.default.removeItem(at: url) }
+        let input = try FileInput(path: url.path)
+        let loader = ViewLoader(store: RowStore())
+        loader.load(input, options: FormatOptions())
+        let model = ViewModel(loader: loader, options: FormatOptions(), source: input.name, color: false, width: 64, height: 8)
+        model.enableSaving(input, options: FormatOptions(), findLines: false)
+        model.handle(.right)                                  // tags
+        ViewEditTests.type(model, "e")
+        #expect(Self.editorText(model) == nil, "no editor while the lines are not found")
+        #expect((model.state.message ?? "").contains("finding the file's lines (0%)"), "\(model.state.message ?? "")")
+        model.saving?.lineFinder?.start()
+        model.saving?.lineFinder?.wait()
+        ViewEditTests.type(model, "e")
+        #expect(Self.editorText(model) == "[\"a\"]", "its JSON, from its line")
+        model.stop()
+    }
+
+    @Test("V10: JSON Lines' rows found from the bytes fed a piece at a time are those found from the bytes whole, on 2,000 generated files cut at every kind of place")
+    func lineScanInPieces() {
+        var rng = SplitMix64(seed: 77)
+        let parts: [[UInt8]] = [Array("{\"a\":1}".utf8), [0x0A], [0x0D, 0x0A], [0x20], [0x09], Array("[2]".utf8), [0xEF, 0xBB, 0xBF]]
+        for _ in 0..<2000 {
+            var bytes: [UInt8] = rng.below(4) == 0 ? [0xEF, 0xBB, 0xBF] : []
+            let bom = bytes.count
+            for _ in 0..<rng.below(30) { bytes += parts[rng.below(parts.count)] }
+            let whole = RowSpans.lines(bytes.span, bom: bom)
+            // Independently: a row is a line (split at line feeds, the mark left out) with a byte
+            // other than a space, a tab or a carriage return.
+            let rows = bytes.dropFirst(bom).split(separator: 0x0A, omittingEmptySubsequences: false)
+                .filter { $0.contains { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D } }.count
+            #expect(whole.count == rows, "\(bytes)")
+            var scan = RowSpans.LineScan(bom: bom)
+            var at = 0
+            while at < bytes.count {
+                let next = min(bytes.count, at + 1 + rng.below(5))
+                scan.feed(bytes.span.extracting(at..<next))
+                at = next
+            }
+            let pieces = RowSpans(scan.found)
+            #expect(pieces.count == whole.count && pieces.end == whole.end && pieces.headerEnd == whole.headerEnd, "\(bytes)")
+            #expect((0..<whole.count).allSatisfy { pieces.start($0) == whole.start($0) }, "\(bytes)")
+        }
+    }
+
     @Test("V10: isStructure is true exactly for one JSON array or object: checked against Foundation's JSON parser on generated texts")
     func structureAgainstFoundation() throws {
         var rng = SplitMix64(seed: 44)

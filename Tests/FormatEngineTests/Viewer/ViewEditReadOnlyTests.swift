@@ -49,6 +49,7 @@ struct ViewEditReadOnlyTests {
         loader.load(input, options: FormatOptions())
         let model = ViewModel(loader: loader, options: options, source: input.name, color: false, width: 64, height: 8)
         model.enableSaving(input, options: options)
+        model.saving?.lineFinder?.wait()  // JSON Lines: its lines found, as they are a moment after the view opens
         ViewEditTests.type(model, "e")
         #expect(model.state.mode == .table)
         #expect(model.state.message?.contains("followed file is read-only") == true, "\(model.state.message ?? "")")

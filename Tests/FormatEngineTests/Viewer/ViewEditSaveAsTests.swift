@@ -17,6 +17,7 @@ struct ViewEditSaveAsTests {
         loader.load(input, options: options)
         let model = ViewModel(loader: loader, options: options, source: input.name, color: false, width: 64, height: 8)
         model.enableSaving(input, options: options)
+        model.saving?.lineFinder?.wait()  // JSON Lines: its lines found, as they are a moment after the view opens
         return model
     }
 

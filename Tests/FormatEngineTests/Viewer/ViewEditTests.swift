@@ -23,6 +23,7 @@ struct ViewEditTests {
         loader.load(input, options: FormatOptions())
         let model = ViewModel(loader: loader, options: FormatOptions(), source: input.name, color: false, width: 64, height: 8)
         model.enableSaving(input, options: FormatOptions())
+        model.saving?.lineFinder?.wait()  // JSON Lines: its lines found, as they are a moment after the view opens
         return model
     }
 

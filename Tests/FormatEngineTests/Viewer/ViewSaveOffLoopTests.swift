@@ -32,6 +32,7 @@ struct ViewSaveOffLoopTests {
         let model = ViewModel(loader: loader, options: FormatOptions(), source: input.name, color: false, width: 240, height: 10,
                               runner: ViewRunner(.background))
         model.enableSaving(input, options: FormatOptions())
+        model.saving?.lineFinder?.wait()  // JSON Lines: its lines found, as they are a moment after the view opens
         return model
     }
 
