@@ -262,8 +262,12 @@ struct HeldBatch: @unchecked Sendable {
             try held.withUnsafeBufferPointer { (words) throws(InputError) in
                 guard let base = words.baseAddress else { return }
                 for k in order {
+                    // A row's length is read from its own words: checked against the block.
+                    precondition(starts[k] >= 0 && starts[k] + 2 <= words.count, "a held row starts past its block")
                     let row = base + starts[k]
-                    try run.write(UnsafeBufferPointer(start: row, count: RowWords.length(row)))
+                    let length = RowWords.length(row)
+                    precondition(starts[k] + length <= words.count, "a held row of \(length) words runs past its block")
+                    try run.write(UnsafeBufferPointer(start: row, count: length))
                 }
             }
             try run.finish()
@@ -334,6 +338,9 @@ struct HeldBatch: @unchecked Sendable {
             return true
         }
         guard usable else { return nil }
+        // Every slice `sortTied` is lent below lies in `orderBytes`: the starts rise, and the last
+        // is its end.
+        precondition(numeric || orderStarts.last == orderBytes.count, "order bytes' starts past their block")
         var places = (0..<Int32(count)).map { $0 }
         sortKeys.withUnsafeMutableBufferPointer { sortKeys in
             places.withUnsafeMutableBufferPointer { places in

@@ -155,6 +155,26 @@ struct BufferEdgeTests {
         }
     }
 
+    @Test("Issue 46: a growable array filled to its block's size less one, the size, and one past (the block grown by realloc into a new Storage) keeps every element; a block grown twice stops the program")
+    func growthAtItsEdges() async {
+        for n in [15, 16, 17, 63, 64, 65, 4095, 4096, 4097] {
+            var words = GrowableArray<Int>()
+            words.reserve(n)
+            let capacity = words.capacity
+            for k in 0..<(capacity + 1) { words.append(k &* 7) }  // the last append grows the block
+            #expect(words.count == capacity + 1)
+            #expect(words.indices.allSatisfy { words[$0] == $0 &* 7 }, "n \(n)")
+            var copy = words  // copy on write: the copy's block is its own after an append
+            copy.append(-1)
+            #expect(words.count == capacity + 1 && copy.count == capacity + 2 && copy[capacity] == capacity &* 7)
+        }
+        await #expect(processExitsWith: .failure) {
+            let block = GrowableArray<Int>.Storage(capacity: 8)
+            _ = block.grown(to: 16)
+            _ = block.grown(to: 32)
+        }
+    }
+
     @Test("Issue 44: reads and writes at their buffer's size and one byte less take exactly those bytes")
     func countsWithinBuffer() throws {
         let original = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
