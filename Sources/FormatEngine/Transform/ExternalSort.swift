@@ -260,14 +260,10 @@ struct HeldBatch: @unchecked Sendable {
         do throws(InputError) {
             let run = try SortedRun(numeric: types)
             try held.withUnsafeBufferPointer { (words) throws(InputError) in
-                guard let base = words.baseAddress else { return }
+                guard words.baseAddress != nil else { return }
                 for k in order {
-                    // A row's length is read from its own words: checked against the block.
-                    precondition(starts[k] >= 0 && starts[k] + 2 <= words.count, "a held row starts past its block")
-                    let row = base + starts[k]
-                    let length = RowWords.length(row)
-                    precondition(starts[k] + length <= words.count, "a held row of \(length) words runs past its block")
-                    try run.write(UnsafeBufferPointer(start: row, count: length))
+                    let row = RowWords.row(at: starts[k], in: words)
+                    try run.write(UnsafeBufferPointer(start: row, count: RowWords.length(row)))
                 }
             }
             try run.finish()
@@ -285,9 +281,9 @@ struct HeldBatch: @unchecked Sendable {
         var rows: [Int] = []
         rows.reserveCapacity(starts.count)
         held.withUnsafeBufferPointer { words in
-            guard let base = words.baseAddress else { return }
+            guard words.baseAddress != nil else { return }
             for start in starts {
-                let row = base + start
+                let row = RowWords.row(at: start, in: words)
                 rows.append(row[0])
                 let fields = RowWords.fields(row)
                 for (key, numeric) in zip(keys, types) { values.append(RowOrder.value(fields, key.index, numeric: numeric)) }
@@ -312,10 +308,10 @@ struct HeldBatch: @unchecked Sendable {
         var orderBytes: [UInt8] = []
         var orderStarts: [Int] = numeric ? [] : [0]
         let usable = held.withUnsafeBufferPointer { words -> Bool in
-            guard let base = words.baseAddress else { return false }
+            guard words.baseAddress != nil else { return false }
             var last = Int.min
             for (k, start) in starts.enumerated() {
-                let row = base + start
+                let row = RowWords.row(at: start, in: words)
                 guard row[0] > last else { return false }
                 last = row[0]
                 let cell = RowWords.fields(row)[key.index]

@@ -66,6 +66,17 @@ enum RowWords {
         }
     }
 
+    /// The row that starts at word `start` of `words`, checked to lie in them whole (its length
+    /// is read from its own words, so its header is checked first): a bad start stops the
+    /// program rather than reading past the block.
+    static func row(at start: Int, in words: UnsafeBufferPointer<Int>) -> UnsafePointer<Int> {
+        precondition(start >= 0 && start + 2 <= words.count, "a held row starts past its block")
+        guard let base = words.baseAddress else { preconditionFailure("a held row in an empty block") }
+        let row = base + start
+        precondition(row[1] >= 0 && start + 2 + row[1] <= words.count && start + length(row) <= words.count, "a held row runs past its block")
+        return row
+    }
+
     /// The words a row takes, from its first.
     static func length(_ row: UnsafePointer<Int>) -> Int {
         let count = row[1]
