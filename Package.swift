@@ -22,9 +22,22 @@ let package = Package(
         .target(name: "Input", dependencies: ["Text", "Support", "CZlib", "CSystem"]),
         // Profile: each column's kind, unit, widths and words (C1–C5), from its cells.
         .target(name: "Profile", dependencies: ["Input", "Text"]),
-        .target(name: "FormatEngine", dependencies: ["Profile", "Input", "Text", "Support", "CZlib", "CSystem"]),
+        // Transform: choosing columns, sorting (in memory and in runs on disk), grouping and exact sums.
+        .target(name: "Transform", dependencies: ["Profile", "Input", "Text", "Support"]),
+        // Schedule: work on both cores: a file cut into pieces, rows read on a second thread, rows spooled to disk.
+        .target(name: "Schedule", dependencies: ["Input", "Support"]),
+        // Options: what the person asked for (FormatOptions and the formats, modes, bounds and styles it names).
+        .target(name: "Options", dependencies: ["Transform", "Schedule", "Input", "Text"]),
+        // Layout: the plan (W2–W8): each column's width, alignment and heading, the mode, the notes' words.
+        .target(name: "Layout", dependencies: ["Options", "Transform", "Profile", "Text"]),
+        // Render: a plan and rows to bytes: plain or ANSI in every style, Markdown, HTML; the output buffer.
+        .target(name: "Render", dependencies: ["Layout", "Options", "Transform", "Profile", "Input", "Text", "Support"]),
+        // Save: a view's edits held beside its rows, the rows where they lie in their file, and the
+        // byte-exact save (beside the file, renamed over it).
+        .target(name: "Save", dependencies: ["Options", "Schedule", "Transform", "Input", "Text", "Support"]),
+        .target(name: "FormatEngine", dependencies: ["Save", "Render", "Layout", "Options", "Schedule", "Transform", "Profile", "Input", "Text", "Support", "CZlib", "CSystem"]),
         .executableTarget(name: "tablefmt", dependencies: ["FormatEngine"]),
-        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "Support", "tablefmt", "CZlib", "CSystem"], exclude: ["Resources"]),
+        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "Transform", "Support", "tablefmt", "CZlib", "CSystem"], exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -104,7 +104,7 @@ extension FormatRun {
 
         /// A group's heading line, with its row count (W12).
         func heading(_ value: String, count: Int) throws(OutputError) {
-            try renderer.groupHeading(TableFormatter.groupHeading(label, value: value, count: count))
+            try renderer.groupHeading(Wording.groupHeading(label, value: value, count: count))
         }
 
         /// Group `g`'s footer of sums (W12), in a table.
@@ -275,13 +275,13 @@ extension FormatRun {
         if count.total == 0 { try renderer.note("(no rows)") }
         if count.total > count.drawn {
             let more = count.total - count.drawn
-            try renderer.note("… \(TableFormatter.grouped(more)) more row\(more == 1 ? "" : "s")")
+            try renderer.note("… \(Wording.grouped(more)) more row\(more == 1 ? "" : "s")")
         }
         if !plan.omitted.isEmpty {
-            try renderer.note(TableFormatter.omissionNote(plan.omitted, beyond: plan.omittedBeyond))
+            try renderer.note(Wording.omissionNote(plan.omitted, beyond: plan.omittedBeyond))
         }
         guard !twoPass, let sizedBy else { return }
-        let first = sizedBy == 1 ? "the first row" : "the first \(TableFormatter.grouped(sizedBy)) rows"
+        let first = sizedBy == 1 ? "the first row" : "the first \(Wording.grouped(sizedBy)) rows"
         // `--window all` waits for the input's end: a followed input has none.
         let advice = options.follow ? "" : "; use --window all to size from every row"
         let cut = renderer.cutCells - cutBefore

@@ -57,7 +57,7 @@ final class ExternalGroups {
             }
         }
         // Ordered by group, then by row: the row number carries both.
-        try sort.add(record, numeric: [], number: group << 40 | sort.count)
+        try sort.add(record, numeric: [], number: group << 40 | sort.rowsRead)
     }
 
     private static func isNotNumbers(_ state: Addends) -> Bool {
@@ -98,14 +98,6 @@ final class ExternalGroups {
             return true
         }
         return out
-    }
-}
-
-extension TableFormatter {
-    /// A group's heading line (W12): `Region: EMEA (1,234 rows)`, the count written as every
-    /// count tablefmt writes (`grouped`), in print, in Markdown and in the view.
-    static func groupHeading(_ label: String, value: String, count: Int) -> String {
-        "\(label): \(value.isEmpty ? "(empty)" : value) (\(grouped(count)) row\(count == 1 ? "" : "s"))"
     }
 }
 
@@ -206,7 +198,7 @@ extension FormatRun {
             for (k, index) in summed.enumerated() {
                 guard let sum = group[k] else { continue }
                 groups.rounded = groups.rounded || !sum.exact
-                let text = TableFormatter.footerText(sum)
+                let text = Wording.footerText(sum)
                 profiler.noteFooter(column: index, text)
                 // `summed` is drawn from `shown`, so every summed column has its place there.
                 if let place = shown.firstIndex(of: index) { row[place] = text }

@@ -12,10 +12,6 @@ import Support
 /// so drawing takes them in place instead of reading the rows again. The output is the same, byte
 /// for byte, as reading the file whole (`FilePieces` says how cuts are checked).
 extension FormatRun {
-    /// The most columns a file read in pieces may have: 256 pieces' column sizes stay within
-    /// about 64 MB.
-    static let widestInPieces = (64 << 20) / 256 / MemoryLayout<ColumnProfile>.stride
-
     /// Sizes a file's rows in pieces. Returns nil, having read nothing, when the input is not
     /// a plain UTF-8 CSV or TSV file with a header row or a JSON Lines file, is too small to cut,
     /// or a piece meets an error, an invalid byte or a cut inside a row: the caller then reads the
@@ -31,7 +27,7 @@ extension FormatRun {
         case .csv, .tsv:
             // Each piece sizes every column, and the first pass holds up to ~256 pieces' sizes: a
             // very wide table (2 million columns, E5) is sized in one pass instead.
-            guard options.header, table.headerCount > 0, table.headerCount <= Self.widestInPieces else { return nil }
+            guard options.header, table.headerCount > 0, table.headerCount <= ColumnProfile.widestInPieces else { return nil }
         case .jsonl:
             guard table.keyed, table.columns.isEmpty, groupBy == nil else { return nil }
         case .json:

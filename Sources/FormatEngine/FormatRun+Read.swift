@@ -44,7 +44,7 @@ extension FormatRun {
             reader.keep(batch.error)
         }
         profiler.merge(helper.value)
-        reader.table = pipeline.table
+        reader.table = pipeline.input
         return Sized(reader: reader, rows: .file, profiler: profiler, count: rows)
     }
 
@@ -55,7 +55,7 @@ extension FormatRun {
         var profiler = newProfiler(columns: reader.table.columns)
         var held: [Record] = []
         while window.map({ held.count < $0 }) ?? true,
-              window == nil || held.isEmpty || !reader.table.stream.pauses(milliseconds: TableFormatter.windowPause),
+              window == nil || held.isEmpty || !reader.table.stream.pauses(milliseconds: InputOptions.windowPause),
               reader.next() {
             profiler.sync(columns: reader.table.columns)
             held.append(reader.record.compacted())
@@ -109,7 +109,7 @@ extension FormatRun {
     /// a note, wrapped to the width like any other (W1, W14), rather than drawn as blank lines.
     func noteRowsWithoutFields(_ rows: Int) throws(OutputError) {
         guard rows > 0 else { return }
-        let note = "(\(TableFormatter.grouped(rows)) row\(rows == 1 ? "" : "s") with no fields)"
+        let note = "(\(Wording.grouped(rows)) row\(rows == 1 ? "" : "s") with no fields)"
         for line in measure.fit(note, width: options.width ?? Int.max, maxLines: Int.max, ellipsis: .end) {
             try out.write(line.text)
             try out.newline()

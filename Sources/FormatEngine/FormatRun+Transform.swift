@@ -102,8 +102,8 @@ extension FormatRun {
                 return NumberValue.sum(cells)
             }
             groups.rounded = groups.rounded || sums.contains { $0?.exact == false }
-            for (k, sum) in sums.enumerated() { if let sum { profiler.noteFooter(column: shown[k], TableFormatter.footerText(sum)) } }
-            groups.footers.append(sums.map { $0.map(TableFormatter.footerText) })
+            for (k, sum) in sums.enumerated() { if let sum { profiler.noteFooter(column: shown[k], Wording.footerText(sum)) } }
+            groups.footers.append(sums.map { $0.map(Wording.footerText) })
         }
     }
 }

@@ -9,6 +9,12 @@ import Darwin
 @_exported import Text
 @_exported import Input
 @_exported import Profile
+@_exported import Transform
+@_exported import Schedule
+@_exported import Options
+@_exported import Layout
+@_exported import Render
+@_exported import Save
 
 /// Why a table could not be made: what went wrong, the rule it concerns (see docs/RULES.md),
 /// and where in the input, when that is known.

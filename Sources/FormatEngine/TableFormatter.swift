@@ -41,9 +41,6 @@ public enum TableFormatter {
         return try run.perform(table)
     }
 
-    /// How long a pipe's writer may pause before the rows that came are sized and shown (P4).
-    package static let windowPause = 200
-
     /// `--columns`, `--sort` and `--group-by` resolved against the input's columns (W9–W12).
     struct Transforms {
         var selection: [Int]?
@@ -68,32 +65,6 @@ public enum TableFormatter {
         }
     }
 
-    /// A group total as its footer shows it: `≈` before one that is rounded (W12).
-    static func footerText(_ sum: NumberValue.Sum) -> String { sum.exact ? sum.text : "≈" + sum.text }
-
     /// Draws one row with a renderer: a table row or a list-report block.
     typealias Draw = (any Renderer, Fields) throws(OutputError) -> Void
-
-    /// How many of the columns left out the note names (W5).
-    static let omittedNamed = 50
-
-    /// W5: `3 more columns: F, G, H`; past 50 names, the first 50 and how many more (`beyond`:
-    /// columns left out past the names given).
-    static func omissionNote(_ omitted: [String], beyond: Int = 0) -> String {
-        let n = omitted.count + beyond
-        let named = min(n, omittedNamed)
-        let names = omitted.prefix(named).joined(separator: ", ") + (n > named ? ", and \(grouped(n - named)) more" : "")
-        return "\(grouped(n)) more column\(n == 1 ? "" : "s"): \(names)"
-    }
-
-    /// 1234567 → "1,234,567" (a count tablefmt writes itself, not a cell).
-    static func grouped(_ n: Int) -> String {
-        let digits = String(n)
-        var out = ""
-        for (k, ch) in digits.enumerated() {
-            if k > 0 && (digits.count - k) % 3 == 0 { out.append(",") }
-            out.append(ch)
-        }
-        return out
-    }
 }

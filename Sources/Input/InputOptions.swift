@@ -1,5 +1,9 @@
 /// What reading needs of the options (the Input stage sees nothing of the output's).
 package struct InputOptions: Sendable {
+    /// How long, in milliseconds, a pipe's writer may pause before the rows that came are sized
+    /// and shown (P4), in print and in the view.
+    @inlinable package static var windowPause: Int { 200 }
+
     package var inputFormat: InputFormat?
     package var delimiter: UInt8?
     package var header = true

@@ -19,6 +19,10 @@ struct Narrow: Sendable, Equatable {
 /// millions of columns (E5). Widths are held in 32 bits (a width past 2³¹ − 1 columns is held as
 /// that), and the kinds as what every value so far was, not as counts.
 package struct ColumnProfile: Sendable, Equatable {
+    /// The most columns a file read in pieces may have: 256 pieces' column sizes stay within
+    /// about 64 MB.
+    @inlinable package static var widestInPieces: Int { (64 << 20) / 256 / MemoryLayout<ColumnProfile>.stride }
+
     /// Kinds every non-null cell so far has been (all of them while there is none).
     struct Kinds: OptionSet, Sendable, Equatable {
         package let rawValue: UInt8

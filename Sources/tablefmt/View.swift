@@ -61,7 +61,7 @@ func viewOrPrint(_ file: String, _ options: FormatOptions, _ when: ViewWhen, col
     do {
         // A writer that never pauses opens the view once a screen's rows or a second's are read (V1).
         // A terminal gone while the writer has not begun (SIGHUP ignored) ends the wait (V8).
-        peeked = try PeekedInput(input, limit: peekLimit, pause: TableFormatter.windowPause, lines: size.height, within: 1000,
+        peeked = try PeekedInput(input, limit: peekLimit, pause: InputOptions.windowPause, lines: size.height, within: 1000,
                                  abandoned: { TerminalSession.isGone(tty) })
     } catch {
         printError("tablefmt: \(error)")

@@ -33,7 +33,7 @@ extension ViewState {
         case .saveAs(let name, _):
             return cursorLine("save as: ", before: Sanitize.visible(String(name)), at: " ", after: "", styles: s)
         case .deleting(let ids, let checked):
-            let what = checked ? "\(TableFormatter.grouped(ids.count)) checked row\(ids.count == 1 ? "" : "s")" : "this row"
+            let what = checked ? "\(Wording.grouped(ids.count)) checked row\(ids.count == 1 ? "" : "s")" : "this row"
             return fitted("delete \(what)? y deletes (struck out until saved) · any other key keeps", style: s.status)
         case .quitting:
             return fitted("unsaved changes: quit without saving? y quits without saving · w saves and quits · n stays", style: s.status)
@@ -96,10 +96,10 @@ extension ViewState {
         let c = editing.edits.counts
         guard c.unsaved else { return [] }
         var parts: [String] = []
-        if c.changed > 0 { parts.append("\(TableFormatter.grouped(c.changed)) changed") }
-        if c.added > 0 { parts.append("\(TableFormatter.grouped(c.added)) added") }
-        if c.deleted > 0 { parts.append("\(TableFormatter.grouped(c.deleted)) deleted") }
-        if c.moved > 0 { parts.append("\(TableFormatter.grouped(c.moved)) moved") }
+        if c.changed > 0 { parts.append("\(Wording.grouped(c.changed)) changed") }
+        if c.added > 0 { parts.append("\(Wording.grouped(c.added)) added") }
+        if c.deleted > 0 { parts.append("\(Wording.grouped(c.deleted)) deleted") }
+        if c.moved > 0 { parts.append("\(Wording.grouped(c.moved)) moved") }
         return parts + ["unsaved"]
     }
 }

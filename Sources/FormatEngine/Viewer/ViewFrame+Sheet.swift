@@ -14,7 +14,7 @@ extension ViewState {
         let more = start + room < sheetLines(data).count ? " · more below" : ""
         // What a key said (a field that cannot be edited, a save) comes first, as in the table.
         let said = message.map { $0 + " · " } ?? ""
-        lines.append(statusText(said + "row \(TableFormatter.grouped(current + 1)) of \(TableFormatter.grouped(count))\(more) · ↑↓ rows\(keyed ? " · →← open, close" : "") · Space/b scroll · Esc back", right: "? keys"))
+        lines.append(statusText(said + "row \(Wording.grouped(current + 1)) of \(Wording.grouped(count))\(more) · ↑↓ rows\(keyed ? " · →← open, close" : "") · Space/b scroll · Esc back", right: "? keys"))
         return lines
     }
 
@@ -39,7 +39,7 @@ extension ViewState {
         let sink = MemorySink()
         let out = OutputBuffer(sink, capacity: 4096)
         let renderer = PlainRenderer(plan: sheet, out: out, measure: measure, style: .rule, ansi: true)
-        renderer.fieldStarts = []
+        renderer.noteFieldStarts()
         let record = data.record(id(at: current))
         record.withFields { fields in
             try? renderer.block(fields)
@@ -49,7 +49,7 @@ extension ViewState {
         if text.hasSuffix("\n") { text.removeLast() }
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         // The title is the plan's first column, field f its (f + 1)-th.
-        let starts = [0] + (renderer.fieldStarts ?? []) + [lines.count]
+        let starts = [0] + (renderer.notedFieldStarts ?? []) + [lines.count]
         guard columns.indices.contains(focus), let k = sheet.columns.firstIndex(where: { $0.source == columns[focus].source }), k + 1 < starts.count else {
             return (lines, 0..<0)
         }

@@ -243,8 +243,8 @@ extension ViewState {
         if let savingNote { parts.append(savingNote) }
         if let runningNote { parts.append(runningNote) }
         let n = count
-        let total = TableFormatter.grouped(n)
-        parts.append(n == 0 ? "no rows" + (loading ? " yet" : "") : "row \(TableFormatter.grouped(current + 1)) of \(total)\(loading ? "+ (reading…)" : "")")
+        let total = Wording.grouped(n)
+        parts.append(n == 0 ? "no rows" + (loading ? " yet" : "") : "row \(Wording.grouped(current + 1)) of \(total)\(loading ? "+ (reading…)" : "")")
         if let followNote { parts.append(followNote) }
         if columns.indices.contains(focus) { parts.append(columns[focus].heading) }
         if let sort, columns.indices.contains(sort.column) {
@@ -253,27 +253,27 @@ extension ViewState {
         if let pendingSort, columns.indices.contains(pendingSort.column) {
             parts.append("sorted by \(columns[pendingSort.column].heading) \(pendingSort.descending ? "▼" : "▲") once read")
         }
-        if let filter { parts.append("filter \(filter.text): \(TableFormatter.grouped(filter.ids.count)) of \(TableFormatter.grouped(editing.edits.count(loaded: loaded))) rows") }
+        if let filter { parts.append("filter \(filter.text): \(Wording.grouped(filter.ids.count)) of \(Wording.grouped(editing.edits.count(loaded: loaded))) rows") }
         if let search {
-            let all = "\(TableFormatter.grouped(search.cells)) match\(search.cells == 1 ? "" : "es")"
+            let all = "\(Wording.grouped(search.cells)) match\(search.cells == 1 ? "" : "es")"
             if let filter, search.cells > 0 {
                 // `n` reaches only the rows the filter shows: the count says which those are.
                 let shown = filter.ids.count { id in id >= 0 ? Int(id) < search.hits.count && search.hits[Int(id)] : search.added.contains(Int(id)) }
                 parts.append(shown == 0 ? "/\(search.text): no shown row matches (\(all) in rows the filter hides)"
-                             : "/\(search.text): \(TableFormatter.grouped(shown)) shown row\(shown == 1 ? "" : "s") match (\(all) in all rows)")
+                             : "/\(search.text): \(Wording.grouped(shown)) shown row\(shown == 1 ? "" : "s") match (\(all) in all rows)")
             } else {
                 parts.append("/\(search.text): \(all)")
             }
         }
-        if !selected.isEmpty { parts.append("\(TableFormatter.grouped(selected.count)) selected") }
+        if !selected.isEmpty { parts.append("\(Wording.grouped(selected.count)) selected") }
         if let groups {
-            parts.append("\(TableFormatter.grouped(groups.values.count)) group\(groups.values.count == 1 ? "" : "s")")
+            parts.append("\(Wording.grouped(groups.values.count)) group\(groups.values.count == 1 ? "" : "s")")
         } else if options.groupBy != nil && loading {
             parts.append("grouped once every row is read")
         } else if options.groupBy != nil && groupsStopped {
             parts.append("not grouped (Esc)")
         }
-        if let limit = options.limit, loaded >= limit { parts.append("the first \(TableFormatter.grouped(limit)) (--limit)") }
+        if let limit = options.limit, loaded >= limit { parts.append("the first \(Wording.grouped(limit)) (--limit)") }
         parts.append(contentsOf: editCounts())
         parts.append(options.title ?? source)
         return statusText(parts.joined(separator: " · "), right: "? keys")
@@ -351,8 +351,7 @@ final class CellPainter {
         // widened (a sorted column's arrow), the cells keep their alignment in the wider space.
         var slot = CellSlot(column)
         slot.width = width
-        renderer.rowOverflow = 0
-        renderer.slack = 0
+        renderer.startLoneCell()
         try? renderer.cell(cell, in: slot, padded: true, ascii: DisplayWidth.printableASCIIWidth(cell))
         out.flushPadding()
         try? out.flush()

@@ -49,7 +49,7 @@ struct ViewGroups {
             var row = [String?](repeating: nil, count: shown)
             for (k, sum) in group.enumerated() where sum.hasSum {
                 if let value = sum.exactValue {
-                    row[summed[k]] = TableFormatter.footerText(NumberValue.Sum(value, exact: true))
+                    row[summed[k]] = Wording.footerText(NumberValue.Sum(value, exact: true))
                 } else {
                     again[g][k] = ExactDecimal.Total(scale: sum.span.scale)
                 }
@@ -67,7 +67,7 @@ struct ViewGroups {
         }) else { return nil }
         for (g, group) in again.enumerated() {
             for (k, total) in group.enumerated() {
-                if let total { footers[g][summed[k]] = TableFormatter.footerText(NumberValue.Sum(total.value, exact: sums[g][k].span.exact)) }
+                if let total { footers[g][summed[k]] = Wording.footerText(NumberValue.Sum(total.value, exact: sums[g][k].span.exact)) }
             }
         }
         return footers
@@ -92,7 +92,7 @@ struct ViewGroups {
 
     /// The heading over a group's first row.
     func heading(_ group: Int) -> String {
-        TableFormatter.groupHeading(label, value: values[group], count: counts[group])
+        Wording.groupHeading(label, value: values[group], count: counts[group])
     }
 
     /// Whether the group has a footer with a sum in it.

@@ -2,12 +2,12 @@
 /// followed input says of itself, and the loop woken as rows are published.
 extension ViewModel {
     /// Takes in whether the reader has waited for its writer for as long as a pause takes (P4:
-    /// `TableFormatter.windowPause`), and what the input says of itself (`--follow`: truncated,
+    /// `InputOptions.windowPause`), and what the input says of itself (`--follow`: truncated,
     /// replaced). - Returns: whether anything changed.
     func takeFollowing() -> Bool {
         let progress = loader.progress
         let since = progress.waitingSince
-        let caughtUp = !state.loading ? false : since.map { ViewLoader.milliseconds() - $0 >= TableFormatter.windowPause } ?? false
+        let caughtUp = !state.loading ? false : since.map { ViewLoader.milliseconds() - $0 >= InputOptions.windowPause } ?? false
         var changed = false
         if !state.follow.backlogRead && progress.rowsAtFirstWait != nil {
             state.follow.backlogRead = true
@@ -32,7 +32,7 @@ extension ViewModel {
             let told = loader.progress.rowsAtNews  // recorded before the news was
             let before = notice.count <= told.count ? told[notice.count - 1] : 0
             if before > 0 {
-                state.message = notice.text + " · rows 1–\(TableFormatter.grouped(before)) are as read before it"
+                state.message = notice.text + " · rows 1–\(Wording.grouped(before)) are as read before it"
             }
             changed = true
         }

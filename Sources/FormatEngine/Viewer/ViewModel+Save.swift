@@ -317,7 +317,7 @@ extension ViewModel {
             state.editing.noSaveInPlace = nil
             state.savedEdits()
             state.message = "saved to \(Sanitize.visible(work.target))"
-                + (work.appended > 0 ? " (without the \(TableFormatter.grouped(Int(work.appended))) bytes added to \(Sanitize.visible(saving.input.name)) since it was opened)" : "")
+                + (work.appended > 0 ? " (without the \(Wording.grouped(Int(work.appended))) bytes added to \(Sanitize.visible(saving.input.name)) since it was opened)" : "")
             if work.quit || quitAfterSave { state.exit = .quit }
         case .failure(let error):
             state.message = error.message

@@ -17,12 +17,12 @@ extension ViewState {
         }
         guard scanned else { return nil }
         DispatchQueue.concurrentPerform(iterations: parts) { made.parts[$0].finish() }
-        if let failure = made.parts.lazy.compactMap(\.failure).first { throw failure }
+        if let failure = made.parts.lazy.compactMap(\.writeFailure).first { throw failure }
         guard progress.going(0.65) else { return nil }
         var ids: [Int32] = []
         ids.reserveCapacity(rows)
         guard try merge(made.parts.flatMap { $0.readers() }, descending: descending, into: &ids, progress: progress, from: 0.65, rows: rows) else { return nil }
-        for part in made.parts { ids.append(contentsOf: part.empty) }
+        for part in made.parts { ids.append(contentsOf: part.emptyRows) }
         return progress.going(1) ? ids : nil
     }
 

@@ -163,9 +163,9 @@ extension ViewState {
         guard loading, let started = follow.started else { return nil }
         if follow.following {
             let new = follow.awaitingCatchUp ? 0 : max(0, loaded - started)
-            return "following" + (new > 0 ? " · \(TableFormatter.grouped(new)) new" : "")
+            return "following" + (new > 0 ? " · \(Wording.grouped(new)) new" : "")
         }
         let new = follow.awaitingCatchUp ? 0 : max(0, loaded - follow.seen)
-        return new > 0 ? "+\(TableFormatter.grouped(new)) new row\(new == 1 ? "" : "s")" : nil
+        return new > 0 ? "+\(Wording.grouped(new)) new row\(new == 1 ? "" : "s")" : nil
     }
 }

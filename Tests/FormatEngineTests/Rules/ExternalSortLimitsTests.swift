@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Transform
 
 /// P2/W11: `--sort` beyond memory stays within `--memory-limit` and within the limit on open files.
 @Suite("Rules: sorting within the memory and file limits")

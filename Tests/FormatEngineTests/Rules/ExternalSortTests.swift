@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Transform
 
 /// P2/W11: `--sort` beyond memory prints exactly what the sort in memory prints.
 @Suite("Rules: sorting beyond memory")

@@ -66,7 +66,7 @@ struct ViewSharedModelTests {
             let groups = try #require(model.state.groups)
             for (k, value) in groups.values.enumerated() {
                 let members = cells.filter { "g\($0.group)" == value }.map { Array($0.value.utf8) }
-                let expected = NumberValue.sum(members).map(TableFormatter.footerText)
+                let expected = NumberValue.sum(members).map(Wording.footerText)
                 // A column of placeholders only is not summed at all (no footer row entries).
                 #expect((groups.footers[k].count == 2 ? groups.footers[k][1] : nil) == expected, "seed \(seed) \(value): \(members.map { String(decoding: $0, as: UTF8.self) })")
             }

@@ -1,0 +1,93 @@
+import Input
+import Layout
+import Options
+import Profile
+import Support
+import Text
+import Transform
+/// The list report (W8): a block per row, its title, then a line per field, label and value.
+extension PlainRenderer {
+    /// The width of a cell shown as its bytes on one line of a list report, as `fit` would show
+    /// it: nil for an empty cell, one whose unit is taken out (C3), one long enough to be wrapped
+    /// a piece at a time, or one that needs escaping (O5). Such a cell is written without a
+    /// `String` or a `TextLine` when it fits its line.
+    @inline(__always)
+    package func shownAsIs(_ cell: UnsafeBufferPointer<UInt8>, stripUnit: Bool) -> Int? {
+        guard !cell.isEmpty, !stripUnit, cell.count <= 1 << 16 else { return nil }
+        if let ascii = DisplayWidth.printableASCIIWidth(cell) { return ascii }
+        var escapes = false
+        let width = measure.nonASCIIWidth(utf8: cell, escapes: &escapes)
+        return escapes ? nil : width
+    }
+
+    package func block(_ fields: Fields) throws(OutputError) {
+        if started { try endLine() }
+        started = true
+        let shown = plan.columns
+        guard let first = shown.first else { return }
+        let limit = plan.containerWidth ?? Int.max
+        let titleCell = fields[first.source]
+        if limit > 0, let width = shownAsIs(titleCell, stripUnit: first.stripUnit), width <= limit {
+            try styled(titleCell, Self.bold)
+            try endLine()
+        } else if titleCell.count > 1 << 16 && !first.stripUnit {
+            try measure.forEachWrappedLine(utf8: titleCell, width: limit) { (line) throws(OutputError) in
+                try styled(line.text, Self.bold)
+                try endLine()
+            }
+        } else {
+            let title = first.shownText(fields)
+            for line in measure.fit(title.isEmpty ? "—" : title, width: limit, maxLines: Int.max, ellipsis: plan.ellipsis) {
+                try styled(line.text, Self.bold)
+                try endLine()
+            }
+        }
+        let valueWidth = plan.valueWidth ?? Int.max
+        // The common line, in the loop without a call: a one-line label, then a value shown as
+        // its bytes that fits (`shownAsIs`). Any other goes to `listField`.
+        try listSlots.withUnsafeBufferPointer { (slots) throws(OutputError) in
+            try listLabelBytes.withUnsafeBufferPointer { (labels) throws(OutputError) in
+                for f in 0..<slots.count {
+                    if fieldStarts != nil { fieldStarts!.append(out.lines) }
+                    let slot = slots[f]
+                    let cell = fields[slot.source]
+                    if slot.oneLineLabel, valueWidth > 0, let width = shownAsIs(cell, stripUnit: slot.stripUnit), width <= valueWidth {
+                        try out.write(UnsafeBufferPointer(rebasing: labels[slot.labelStart..<(slot.labelStart &+ slot.labelCount)]))
+                        out.pad(slot.labelPad)
+                        try out.write(cell)
+                        try endLine()
+                    } else {
+                        try listField(fields, f, valueWidth: valueWidth)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The lines of the `f`-th field after the title in a list report block: the label's lines
+    /// beside the value's.
+    private func listField(_ fields: Fields, _ f: Int, valueWidth: Int) throws(OutputError) {
+        let field = plan.columns[f + 1]
+        let labels = listLabels[f]
+        var k = 0
+        /// One line of the block: the label's k-th line (if any), then a value line.
+        func line(_ value: TextLine?, dim: Bool) throws(OutputError) {
+            let label = k < labels.count ? labels[k] : TextLine(text: "", width: 0)
+            try out.write(label.text)
+            out.pad(plan.labelWidth - label.width + plan.gap)
+            if let value { try styled(value.text, dim ? Self.dim : "") }
+            try endLine()
+            k += 1
+        }
+        let cell = fields[field.source]
+        if cell.count > 1 << 16 && !field.stripUnit {
+            // A long value is wrapped a piece at a time, never held whole as text (P2).
+            try measure.forEachWrappedLine(utf8: cell, width: valueWidth) { (value) throws(OutputError) in try line(value, dim: false) }
+        } else {
+            let value = field.shownText(fields)
+            let values = value.isEmpty ? [nullLine] : measure.fit(value, width: valueWidth, maxLines: Int.max, ellipsis: plan.ellipsis)
+            for shown in values { try line(shown, dim: value.isEmpty) }
+        }
+        while k < labels.count { try line(nil, dim: false) }
+    }
+}
