@@ -35,9 +35,14 @@ let package = Package(
         // Save: a view's edits held beside its rows, the rows where they lie in their file, and the
         // byte-exact save (beside the file, renamed over it).
         .target(name: "Save", dependencies: ["Options", "Schedule", "Transform", "Input", "Text", "Support"]),
-        .target(name: "FormatEngine", dependencies: ["Save", "Render", "Layout", "Options", "Schedule", "Transform", "Profile", "Input", "Text", "Support", "CZlib", "CSystem"]),
+        // Run: one printed table, step by step (read and size, arrange, plan, draw), and the library's entry (TableFormatter).
+        .target(name: "Run", dependencies: ["Render", "Layout", "Options", "Schedule", "Transform", "Profile", "Input", "Text", "Support", "CZlib", "CSystem"]),
+        // Viewer: the live view: its state, keys, frames, the work it starts off the key thread, its loader.
+        .target(name: "Viewer", dependencies: ["Save", "Render", "Layout", "Options", "Schedule", "Transform", "Profile", "Input", "Text", "Support", "CSystem"]),
+        // The one library product: every layer above, re-exported as one module.
+        .target(name: "FormatEngine", dependencies: ["Viewer", "Run", "Save", "Render", "Layout", "Options", "Schedule", "Transform", "Profile", "Input", "Text", "Support"]),
         .executableTarget(name: "tablefmt", dependencies: ["FormatEngine"]),
-        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "Transform", "Support", "tablefmt", "CZlib", "CSystem"], exclude: ["Resources"]),
+        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "Run", "Viewer", "Transform", "Support", "tablefmt", "CZlib", "CSystem"], exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,5 @@
 // libFuzzer target: the JSON / JSON Lines reader (I4, I5, E5). Built only when
-// Sources/FormatEngine/Input/JSONReader*.swift compile (scripts/fuzz.sh checks).
+// Sources/Input/JSONReader*.swift compile (scripts/fuzz.sh checks).
 //
 // Control bytes, then the input:
 //   [0] bits 0–1 the mode (auto, JSON Lines, one document, auto), bits 2–4 the nesting limit

@@ -40,7 +40,7 @@ out=$(cd "$out" && pwd)
 rm -rf "$out/src"
 mkdir -p "$out/src"
 # The layers the engine is built from, lowest first (Package.swift's targets).
-layers=(Support Text Input Profile Transform Schedule Options Layout Render Save FormatEngine)
+layers=(Support Text Input Profile Transform Schedule Options Layout Render Save Run Viewer FormatEngine)
 layer_imports=()
 for layer in "${layers[@]}"; do
     cp -R "Sources/$layer" "$out/src/"

@@ -2,6 +2,8 @@ import CZlib
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// Files as users have them (I8 compressed input, I9 several files, W9 column ranges and
 /// exclusions) and a tool that installs like one (`-h`, `--help`, the man page, completions).

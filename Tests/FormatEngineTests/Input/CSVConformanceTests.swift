@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// The CSV conformance suites in `Tests/Conformance` (its README §2, §3), run through the reader
 /// at several chunk sizes. Each suite asserts its pass count exactly and prints a summary line.

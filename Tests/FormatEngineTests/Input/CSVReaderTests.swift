@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// One parser case: input → records (with the lines they start on, when given) or an error.
 struct CSVCase: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 @testable import Input
 
 /// A regular CSV or TSV file is read in pieces on both cores (P1): each thread sizes, then draws,

@@ -7,6 +7,8 @@ import CSystem
 import Dispatch
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 import Support
 
 /// P1: the second core's thread (`HelperThread`) runs its work at once on a thread of its own, and

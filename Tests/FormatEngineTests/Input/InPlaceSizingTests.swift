@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 @testable import Input
 
 /// The sizing pass of a file read in pieces takes rows in place in the stream's buffer where it

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// I5: what `InputStream` hands the readers — always valid UTF-8 — at every chunk size.
 @Suite("InputStream")

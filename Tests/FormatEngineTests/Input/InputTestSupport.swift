@@ -1,5 +1,7 @@
 import Foundation
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 @testable import Input
 
 /// Helpers shared by the input tests (CSV reader, input stream, conformance, real-world files).

@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// The sizing pass notes where the values of a JSON Lines file's common rows lie (`RowIndex+JSON`),
 /// and the drawing pass takes them by those notes instead of parsing the rows again (P1). These

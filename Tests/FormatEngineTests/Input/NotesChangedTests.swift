@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// I7, O5, P1: the drawing pass takes a noted row's fields where the sizing pass saw them
 /// (`RowIndex.Reader`) and checks only the bytes that place them (delimiters, quotes, the line

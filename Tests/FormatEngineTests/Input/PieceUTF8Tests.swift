@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// A CSV or TSV file's sizing pass in pieces does not check UTF-8 as the stream reads: each cell
 /// is checked where it is sized (`ColumnProfile.checksUTF8`), and a piece holding a sequence that

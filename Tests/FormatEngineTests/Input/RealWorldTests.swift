@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// One messy real-world file (Tests/Conformance/README.md §4): what tablefmt must make of it, and why.
 struct RealWorldCase: Sendable, CustomTestStringConvertible {

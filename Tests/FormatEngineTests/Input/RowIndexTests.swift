@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// The sizing pass notes where each field of a file's rows lies (`RowIndex`), and the drawing pass
 /// takes the fields by those notes instead of reading the rows again (P1). These tests read

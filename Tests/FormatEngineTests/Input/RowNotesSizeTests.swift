@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// P2: what the sizing pass's notes cost — about a byte a field of a CSV or TSV row, about two a
 /// value of a JSON Lines row of scalars — so the notes of a file in pieces stay a small share of

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// A file's rows are read on a second thread, which also sizes and draws some batches itself
 /// when the main thread is behind (RowPipeline's `help`). Which batches it takes depends on

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// I2, I5: what tablefmt decides from the first bytes alone.
 @Suite("Sniffing")

@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// P1: the JSON Lines rows `readFlatLine` reads straight from the stream's buffer come out as the
 /// byte machine reads them: the same cells, columns, lines, warnings, errors and row-size limits.

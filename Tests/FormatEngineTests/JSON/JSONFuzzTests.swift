@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 @Suite("JSONReader fuzz")
 struct JSONFuzzTests {

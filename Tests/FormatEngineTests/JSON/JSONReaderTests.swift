@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// One table-driven case: an input and everything the reader must make of it.
 struct JSONCase: Sendable, CustomTestStringConvertible {

@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 @testable import Input
 
 /// A JSON array of `count` small objects, made on the fly as it is read (never held whole):

@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// How tablefmt decides each implementation-defined (`i_`) case of JSONTestSuite, in auto mode.
 /// A change in behaviour fails the test, so it is noticed.

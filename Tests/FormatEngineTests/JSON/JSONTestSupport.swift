@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// Everything a `JSONReader` produced from one input, for comparing runs.
 struct JSONOutcome: Equatable, CustomStringConvertible {

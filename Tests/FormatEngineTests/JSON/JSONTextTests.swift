@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// The one JSON text writer (`JSONText`), checked against the reader and against a grammar written
 /// here apart from it, on many generated strings.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 extension Reliability {
     /// I7, E1: a regular file is read twice through one descriptor; a file changed while it is

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 extension Reliability {
     /// Inputs the libFuzzer targets in `Fuzz/` found (docs/FUZZING.md), minimized, kept as tests.

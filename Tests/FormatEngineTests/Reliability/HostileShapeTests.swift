@@ -2,6 +2,8 @@ import CZlib
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// Files that arrive by mistake or by malice (E5, `--max-row-size`): a heading or a JSON key as
 /// long as a file, a row past the limit, a gzip bomb of one unbroken line, two million columns.

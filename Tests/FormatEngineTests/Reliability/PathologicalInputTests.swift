@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 extension Substring {
     func trimmingSuffixSpaces() -> Substring {

@@ -1,5 +1,7 @@
 import Foundation
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 #if canImport(Glibc)
 import Glibc

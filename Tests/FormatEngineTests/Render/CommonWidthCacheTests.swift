@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// W1, P1: the widths a renderer keeps of the common non-ASCII cells it drew (`CommonWidthCache`)
 /// are `DisplayWidth.commonWidth`'s for the very same bytes, whatever was drawn before: checked on

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// O6: the HTML page and fragment. (The same read back with Python's own HTML parser on every
 /// fixture and the hostile corpora is scripts/check-html-parse.py; in a real browser,

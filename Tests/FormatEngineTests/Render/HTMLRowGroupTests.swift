@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// O6: a page's rows in `<tbody>` elements of `HTMLRenderer.rowsPerBody` rows, so that the
 /// browser lays out only those near the screen (the 100,000-row page in a browser is

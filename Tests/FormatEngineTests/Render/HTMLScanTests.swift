@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// O6: an HTML cell is written as its bytes only when it holds nothing to escape. The
 /// word-at-a-time test (`HTMLText.mayNeedEscaping`) checked on generated texts against the

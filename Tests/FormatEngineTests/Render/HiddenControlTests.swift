@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// O5: the bidirectional controls (U+202A–U+202E, U+2066–U+2069) and U+FEFF never reach the output
 /// as themselves, in a cell, a heading, a title or a group heading, in any format or layout; and

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// P1: a plain table's rows that the sizing pass noted are drawn in place
 /// (`PlainRenderer.notedRow`): common cells straight into the output buffer, the rest by the

@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// O4: the Markdown escapes from the report, each with the input that showed it. (The full check,
 /// with GitHub's renderer on every fixture and a hostile corpus, is scripts/check-markdown-gfm.py.)

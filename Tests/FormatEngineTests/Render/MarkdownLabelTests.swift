@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// O4 and W8: a list report's `- **Label:** value` line in Markdown. The label sits inside strong
 /// emphasis, so what GFM would read there is escaped: a `*` that could open or close (the `**`

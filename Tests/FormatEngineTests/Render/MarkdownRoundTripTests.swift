@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// A small GFM table reader for the tests: splits rows on unescaped `|`, trims cell edges as GFM
 /// does, then undoes tablefmt's escapes — backslash before ASCII punctuation, `<br>` for a line

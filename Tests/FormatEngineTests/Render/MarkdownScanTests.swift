@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// O4: a Markdown table cell is written as its bytes only when it holds nothing `inline` would
 /// escape. The word-at-a-time test for printable ASCII (`MarkdownRenderer.isPlainASCIIText`)

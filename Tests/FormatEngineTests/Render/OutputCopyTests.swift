@@ -6,6 +6,8 @@ import Darwin
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 import Support
 
 /// `OutputBuffer.copy(fromFile:)`: bytes of a file written to the output as if written from

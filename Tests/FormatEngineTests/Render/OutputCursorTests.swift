@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// The output cursor writes padding a word at a time, two words whatever the count
 /// (`OutputBuffer.Cursor.spaces`): past the spaces it may write only into what comes next or the

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// O3 and O5 on every format and layout: no control character from a cell reaches the output as
 /// itself, plain and Markdown carry no escape sequence at all, and every ANSI line ends in a reset.

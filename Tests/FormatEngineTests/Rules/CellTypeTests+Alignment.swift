@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// C2 (alignment) and the number fast paths.
 extension CellTypeTests {

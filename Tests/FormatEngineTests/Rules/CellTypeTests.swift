@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// C1 (types, safely) and C2 (alignment), cell by cell, column by column and through the
 /// whole pipeline.

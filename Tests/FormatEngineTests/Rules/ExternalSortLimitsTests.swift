@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 @testable import Transform
 
 /// P2/W11: `--sort` beyond memory stays within `--memory-limit` and within the limit on open files.

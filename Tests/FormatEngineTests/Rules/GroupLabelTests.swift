@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// W12: a group's heading counts its rows as every count tablefmt writes is written
 /// (`1,234 rows`, as `… 1,234 more rows`), printed, in Markdown and in the view; its footer's

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// W12: a group's footer adds the parsed values exactly, in every number form the reader accepts,
 /// checked against Foundation's `Decimal` (an independent decimal arithmetic) on generated numbers.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// `--group-by` of a CSV or TSV file grouped as it is read in pieces on both cores (W12, P1,
 /// `PieceGroups`): the output must be the bytes the same file prints when its rows are grouped as

@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// C4 headings that do not mislead, and W7's choice between a table and a list report.
 @Suite("C4 headings, W7 auto layout")

@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// C5: a heading on two lines breaks between words only. A word wider than its column widens the
 /// column, up to W3's maximum; past that it is cut with `…`, never split across lines.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// W7–W14: layouts and transforms, from docs/RULES.md. `RuleKit` is the rule tests' shared helper.
 @Suite("Layouts and transforms")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// I4, I6, W9: every input column keeps its own column, whatever its name; a name that matches
 /// several columns is refused with the list of them; a JSON object's duplicate key is said.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// W11: `--sort` and the view order numbers by the value `NumberValue.of` reads, which for most
 /// cells is read from the bytes without making text (a fast path). Checked against Swift's own

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// W1 on real files: every CSV/TSV file of `conformance/real-world`, laid out as a table (`--layout table`) at
 /// 30, 50, 80 and 120 columns, prints no line wider than the container.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// Helpers shared by the rule tests in `Rules/`: run the whole pipeline on CSV text, read the
 /// same text the way the formatter sizes it, and take output apart again.

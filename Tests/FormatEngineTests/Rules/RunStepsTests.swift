@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// The printer's steps as values (`FormatRun`): step 1 (`readAndSize`) says how the rows are held as
 /// the input and the options call for (P1, P2, P4, W11, W12), and counts every row; step 2

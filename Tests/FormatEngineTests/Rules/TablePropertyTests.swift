@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// Seeded property tests over random tables of random Unicode: W1 (every line
 /// fits the container), O2 (table lines as wide as the rule), C7 (text is cut only at its end with

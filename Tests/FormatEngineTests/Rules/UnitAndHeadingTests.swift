@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// C3 (units in headings) and C4 (headings).
 @Suite("Units and headings")

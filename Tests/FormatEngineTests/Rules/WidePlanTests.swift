@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// E5, W5, W7, W12: a table at a limited width plans only the columns it could keep; the plan must
 /// be the one that planning every column gives. And C4's statistic names found by a look at a

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// C5–C8 through `TableFormatter.run` with explicit widths: heading lines, cell lines, truncation, empty cells.
 extension WidthRuleTests {

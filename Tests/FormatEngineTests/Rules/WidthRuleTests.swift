@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// W2–W6 on `WidthAllocator` and `Layout.plan`, and C5–C8 through `TableFormatter.run` with
 /// explicit widths. Expected widths and lines are worked out by hand from the rules, in comments.

@@ -1,5 +1,7 @@
 import Foundation
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// Where things are, found from this file's path so tests run from any directory.
 enum TestPaths {

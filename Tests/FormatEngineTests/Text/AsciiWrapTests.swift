@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// W8: a list report's printable-ASCII value is wrapped on its bytes; the lines must be those the
 /// general wrapping makes.

@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// W1 (display width): the light scan for the common non-ASCII cell (`DisplayWidth.commonWidth`:
 /// printable ASCII, Latin letters, kana, CJK ideographs, Hangul syllables) gives the width these

@@ -7,6 +7,8 @@ import Darwin
 #endif
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// W1 (display widths) and the width side of O5 (controls count as their escapes).
 @Suite("DisplayWidth")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// P2 for one long cell: a cell is cut or wrapped from a piece of it, never copied whole into a
 /// `String`, and the result is the same as from the whole text (C6, C7, W8).

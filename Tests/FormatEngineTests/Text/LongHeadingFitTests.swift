@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// A heading far longer than its lines can show is fitted from pieces of it (E5, C5): the lines
 /// must be those of the whole heading, on many generated headings.

@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// O5: control characters never reach the terminal as themselves.
 @Suite("Sanitize")

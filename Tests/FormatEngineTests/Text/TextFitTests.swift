@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// C6 (cell lines), C7 (truncation), W1 (clusters never split), O5 (escapes in fitted text).
 @Suite("TextFit")

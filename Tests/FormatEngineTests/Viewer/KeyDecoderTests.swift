@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// The bytes a terminal sends, as keys (V2): every split of a sequence across reads gives the same keys.
 @Suite("Viewer: key decoding")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V7: the rows a view reads back — found again in their file by offset, or spooled — are the
 /// rows the input holds.

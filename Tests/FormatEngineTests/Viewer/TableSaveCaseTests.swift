@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: single cases of saving — JSON Lines, what cannot be written, a file changed on disk, the
 /// file's mode — and the edit log's order under many moves.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: a changed row keeps its own dialect — the fields not changed their bytes (their quotes),
 /// TSV's backslash escapes, its own line ending — so a diff shows only what was typed.

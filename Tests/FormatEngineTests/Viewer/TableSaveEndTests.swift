@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: the bytes after a file's last row (blank lines, spaces on them) stay at the file's end
 /// whatever happens to the last row: moved up, deleted, a row added after it.

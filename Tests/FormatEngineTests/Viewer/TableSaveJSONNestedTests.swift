@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: a row added to a JSON Lines file of nested objects is written in the file's shape: each
 /// column at the keys the reader found it under (`{"a":{"b":1}}` for a column `a.b` read from a

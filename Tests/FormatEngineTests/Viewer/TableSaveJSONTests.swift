@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: JSON Lines saved without loss, on generated files: a changed line is the line with only its
 /// changed values replaced (as the rule writes them), every other line as it was, and the file

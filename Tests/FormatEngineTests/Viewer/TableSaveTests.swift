@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: edits saved without loss. Random edit scripts on generated files in every dialect, against
 /// a model that knows each row's bytes as written: the saved file is, byte for byte, the model's

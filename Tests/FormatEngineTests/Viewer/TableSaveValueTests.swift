@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: what a save keeps of a changed row and of values not typed over: JSON Lines blank lines
 /// after a changed line, values left as they were when `Enter` changed nothing, a number typed

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: rows added in the view take part in a later sort, filter and search like any row,
 /// checked on generated tables against an independent computation (the `--sort` order of

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: `d` deletes what the view shows: the checked rows it shows (a filter may hide some), else
 /// the current row; only `y` confirms; after a save the rows it dropped are no longer checked.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: a JSON Lines field that holds an array or an object is edited as its JSON, and JSON
 /// typed there is saved as JSON, not as a string holding it.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10, V2, issue 44: the editor's keys as `?` and the hints promise them. `Tab` and `Shift-Tab`
 /// keep the text and edit the next or previous field (a tab in the value is `Ctrl-V Tab`); the

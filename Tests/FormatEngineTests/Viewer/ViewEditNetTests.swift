@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10, issue 44: edits counted and drawn by their net effect. A row moved and moved back is not
 /// moved, a field typed back to its value is not changed; `!` and `+`/`~` both show; a column

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: text pasted into the field editor is text. A pasted line break is a line break in the
 /// value, never Enter, so the rest of a paste is never run as keys; outside the editor a paste

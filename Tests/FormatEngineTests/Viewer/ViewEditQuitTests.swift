@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: nothing typed is lost on the way out. `Ctrl-C` with a value typed in the editor (and no
 /// edit before it) asks, and `Esc` goes back to the editor with the text as typed; the quit

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: which files can be edited. A `.json` file holding JSON Lines is JSON Lines; JSON Lines a
 /// save could not write (UTF-16, lines ended by CR alone) say read-only at `e`, before any edit.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: editing goes on after a save. The rows a save dropped stay out of the view (unsorted,
 /// sorted, filtered), and an edit made after the save reaches the row shown and the file.

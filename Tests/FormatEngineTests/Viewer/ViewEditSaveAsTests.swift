@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: saving under a name (`W`). The view then edits that file: `w` saves there, and `W` to the
 /// same name saves again. A pipe's rows are written in the delimiter they were read in, with a

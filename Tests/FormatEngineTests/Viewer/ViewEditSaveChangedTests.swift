@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: edits are saved from the bytes the view read. A file changed in place since it was
 /// opened (even to the same size, its modification time set back) no longer holds them: a save

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10: editing in the view, as keys and frames (no terminal).
 @Suite("Viewer: editing keys and frames")

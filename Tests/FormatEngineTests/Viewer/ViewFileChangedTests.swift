@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V10, issue 44: what the view shows and offers after its file changes underneath. Rows appended
 /// by another process leave the rows read readable (shown, opened, edited); a change in place

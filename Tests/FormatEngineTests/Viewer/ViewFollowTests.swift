@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 import Support
 
 /// Following rows as they come (V9), as keys and frames: a view whose rows arrive in batches, as

@@ -1,5 +1,7 @@
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// C5 in the view: a heading on two lines breaks between words only, as printed; a word wider than
 /// its column is cut with `…`, never split over two lines.

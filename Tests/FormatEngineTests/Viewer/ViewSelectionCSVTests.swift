@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// V6: what `q` writes for the checked rows is CSV as the save writes it (V10, `SaveDialect`):
 /// the same bytes for the same fields, read back by the engine's own reader as the rows were.

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// The view and the printer share one grouping and one width cap (W3, W12): the view's groups are
 /// the printer's `GroupTally`/`GroupTotals` over parts of the rows, its cap `Layout.Bounds.widest`.

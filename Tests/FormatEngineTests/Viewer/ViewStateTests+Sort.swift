@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// The view's sort (V3) as keys and frames.
 extension ViewStateTests {

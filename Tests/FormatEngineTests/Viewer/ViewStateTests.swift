@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// The view as keys and frames, without a terminal (V2–V6).
 @Suite("Viewer: keys and frames")

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// A text sort in the view of a column of many distinct values (V3, W11): cells as order bytes,
 /// sorted in runs by 8-byte keys on both cores and merged (`TextRuns`, `textOrderInRuns`).

@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FormatEngine
+@testable import Run
+@testable import Viewer
 
 /// Sorts, filters and searches as work the view starts and can cancel (V3, V5, V8): driven with
 /// keys and the runner's messages by hand (no thread), then with the runner's own thread.
