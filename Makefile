@@ -10,12 +10,15 @@ STATIC  = -Xswiftc -static-executable
 endif
 RELEASE = -c release $(STATIC)
 RELEASE_BIN = $(shell $(SWIFT) build $(RELEASE) --show-bin-path)/tablefmt
+# A target that imports one it does not name as a dependency is an error, not a build that works
+# by the order modules happen to be built in: the layers stay where Package.swift puts them.
+LAYERS  = --explicit-target-dependency-import-check error
 
 .PHONY: build test check-install examples test-sanitize fuzz demo install fixtures bench bench-startup bench-view bench-view-10m clean
 
 ## build: the release binary (a static executable on Linux)
 build:
-	$(SWIFT) build $(RELEASE) -j $(JOBS) --product tablefmt
+	$(SWIFT) build $(RELEASE) $(LAYERS) -j $(JOBS) --product tablefmt
 
 ## demo: build, then format a bundled example to the terminal
 demo: build
@@ -29,7 +32,7 @@ demo: build
 ## (scripts/check-unsafe.py, docs/FUZZING.md "Memory safety")
 test: build
 	python3 scripts/check-unsafe.py
-	$(SWIFT) build -j $(JOBS) --build-tests
+	$(SWIFT) build $(LAYERS) -j $(JOBS) --build-tests
 	TABLEFMT_BIN="$(RELEASE_BIN)" $(SWIFT) test -j $(JOBS) --skip-build
 	python3 -c "import cmarkgfm" 2>/dev/null || python3 -m pip install --quiet --disable-pip-version-check cmarkgfm
 	python3 scripts/check-markdown-gfm.py "$(RELEASE_BIN)"

@@ -42,7 +42,7 @@ let package = Package(
         // The one library product: every layer above, re-exported as one module.
         .target(name: "FormatEngine", dependencies: ["Viewer", "Run", "Save", "Render", "Layout", "Options", "Schedule", "Transform", "Profile", "Input", "Text", "Support"]),
         .executableTarget(name: "tablefmt", dependencies: ["FormatEngine"]),
-        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "Run", "Viewer", "Transform", "Support", "tablefmt", "CZlib", "CSystem"], exclude: ["Resources"]),
+        .testTarget(name: "FormatEngineTests", dependencies: ["FormatEngine", "Run", "Viewer", "Transform", "Input", "Support", "tablefmt", "CZlib", "CSystem"], exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )
