@@ -7,11 +7,11 @@ import Text
     package var kind: CellKind
     /// Byte offset of a sign written before a prefix unit (`-$5`), which moves next to the number
     /// when the unit is taken out; nil otherwise.
-    package var detachedSign: Int?
+    @usableFromInline package var detachedSign: Int?
     /// The number's bytes (with its own sign when written next to it), without the unit.
-    package var number: Range<Int>
+    @usableFromInline package var number: Range<Int>
     /// Offset in `number` of the decimal separator, or `number.count` when there is none.
-    package var point: Int
+    @usableFromInline package var point: Int
     /// The unit's bytes, and whether it stood before the number.
     package var unit: Range<Int>?
     var unitBefore = false

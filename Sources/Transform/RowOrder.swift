@@ -207,7 +207,7 @@ package enum RowOrder {
 }
 
 /// Reading numbers' values, and adding them up exactly (W11, W12).
-package enum NumberValue {
+@usableFromInline package enum NumberValue {
     /// The value of a number-like cell (unit and grouping ignored, decimal comma understood).
     package static func of(_ cell: UnsafeBufferPointer<UInt8>) -> Double? {
         guard let shape = NumberShape.parse(cell) else { return nil }
@@ -258,7 +258,7 @@ package enum NumberValue {
     /// The number's bytes in the plain form its value is read from (`of`, and the HTML page's
     /// sort key, O6): the sign, the digits with a decimal comma as a point, grouping commas and
     /// the unit left out.
-    @inline(__always)
+    @inlinable
     package static func plain<E: Error>(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape,
                                 _ emit: (UInt8) throws(E) -> Void) throws(E) {
         if let sign = shape.detachedSign { try emit(cell[sign]) }
@@ -275,7 +275,7 @@ package enum NumberValue {
     /// Whether the number as shown (the whole cell, or with its unit taken out, C3) is its plain
     /// form already, `-?digits(.digits)?` (no sign kept apart, no comma, unit or exponent), so a
     /// reader gets its value from its text as it stands.
-    @inline(__always)
+    @inlinable
     package static func isPlain(_ cell: UnsafeBufferPointer<UInt8>, _ shape: NumberShape, unitOut: Bool) -> Bool {
         guard shape.detachedSign == nil else { return false }
         let shown = unitOut ? shape.number : 0..<cell.count
