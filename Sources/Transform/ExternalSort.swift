@@ -42,7 +42,8 @@ package final class ExternalSort {
     /// What the rows held would cost sorted in memory (`inMemoryCost`), while nothing is spilled.
     private var heldCost = 0
     /// The run the helper thread is sorting and writing, and a block to hold rows in again.
-    private var pending: PendingRun?
+    /// The run being made on the helper thread (`HeldBatch.written`), waited for once.
+    private var pending: Background<(Result<SortedRun, InputError>, GrowableArray<Int>)>?
     private var spare: GrowableArray<Int>?
 
     /// The most runs kept (each holds a file open) before some are merged into one (`reduce`).
@@ -111,7 +112,7 @@ package final class ExternalSort {
         held.removeAll(keepingCapacity: true)
         starts = []
         heldCost = 0
-        pending = PendingRun(batch)
+        pending = Background { batch.written() }
     }
 
     /// Waits for the run the helper thread is writing, if any, keeps it, and keeps the runs under
@@ -360,26 +361,4 @@ package struct HeldBatch: @unchecked Sendable {
         return places.map { Int($0) }
     }
 
-}
-
-/// A run being made on the helper thread (`HeldBatch.written`), waited for once.
-package final class PendingRun: @unchecked Sendable {
-    private let done = DispatchSemaphore(value: 0)
-    private var made: (Result<SortedRun, InputError>, GrowableArray<Int>)?
-
-    package init(_ batch: HeldBatch) {
-        HelperThread.start {
-            self.made = batch.written()
-            self.done.signal()
-        }
-    }
-
-    /// The run and its block, once the helper has made them (the helper writes `made` before it
-    /// signals; it is read only after the wait).
-    package func wait() -> (Result<SortedRun, InputError>, GrowableArray<Int>) {
-        done.wait()
-        done.signal()  // a second wait (deinit after a collect) returns at once
-        guard let made else { preconditionFailure("a run signalled before it was made") }
-        return made
-    }
 }

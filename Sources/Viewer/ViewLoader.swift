@@ -53,7 +53,8 @@ package final class ViewLoader: @unchecked Sendable {
     package let store: RowStore
     private let state = Locked(Progress())
     private let cancelled = Locked(false)
-    private let finished = DispatchSemaphore(value: 0)
+    /// The reading, once started.
+    private var reading: Background<Void>?
     /// Called after each publish (the view's loop wakes for new rows at once, V9).
     let wake = Locked<(@Sendable () -> Void)?>(nil)
 
@@ -65,10 +66,7 @@ package final class ViewLoader: @unchecked Sendable {
     /// Starts reading `input` on another thread.
     package func start(_ input: any InputProvider, options: FormatOptions) {
         let box = Handed(input)
-        DispatchQueue.global().async { [self] in
-            load(box.value, options: options)
-            finished.signal()
-        }
+        reading = Background { [self] in load(box.value, options: options) }
     }
 
     /// Reads `input` on this thread (tests, and the view's own sequence when it must be exact).
@@ -212,7 +210,7 @@ package final class ViewLoader: @unchecked Sendable {
 
     /// Waits for the reading thread to end, up to `milliseconds`; true when it did.
     package func join(milliseconds: Int) -> Bool {
-        finished.wait(timeout: .now() + .milliseconds(milliseconds)) == .success
+        reading?.wait(milliseconds: milliseconds) ?? true
     }
 
     /// A monotonic clock in milliseconds.

@@ -133,9 +133,10 @@ final class LineFinder: @unchecked Sendable {
     private let file: RandomAccess
     /// The input whose descriptor `file` is: kept open while the lines are read.
     private let input: any InputProvider
-    private let state = Locked<(found: RowSpans.LineScan.Found?, failure: SaveError?, done: Int64, stopped: Bool)>((nil, nil, 0, false))
-    private let finished = DispatchSemaphore(value: 0)
-    private var started = false
+    /// How far the search is (bytes), and whether it is asked to stop.
+    private let state = Locked<(done: Int64, stopped: Bool)>((0, false))
+    /// The search, once started: the lines, or why they could not be found (nil: stopped).
+    private var search: Background<Result<RowSpans.LineScan.Found, SaveError>?>?
 
     init(file: RandomAccess, input: any InputProvider) {
         self.file = file
@@ -144,34 +145,37 @@ final class LineFinder: @unchecked Sendable {
 
     /// Starts finding the lines (once).
     func start() {
-        guard !started else { return }
-        started = true
-        HelperThread.start { self.run() }
-    }
-
-    private func run() {
-        defer { finished.signal() }
-        let size = FileIdentity.of(file.fd)?.size ?? 0
-        let bom = TableSave.byteOrderMark(file.fd, .utf8)
-        var done: Int64 = 0
-        do {
-            let found = try TableSave.lineSpans(file, size: size, bom: bom, name: input.name) {
-                defer { done = min(size, done + (1 << 20)) }
-                return state.withLock { s in
-                    s.done = done
-                    return !s.stopped
+        guard search == nil else { return }
+        // The search holds the finder, and so the input whose descriptor it reads, until it ends.
+        search = Background { [self] in
+            let size = FileIdentity.of(file.fd)?.size ?? 0
+            let bom = TableSave.byteOrderMark(file.fd, .utf8)
+            var done: Int64 = 0
+            do throws(SaveError) {
+                let found = try TableSave.lineSpans(file, size: size, bom: bom, name: input.name) {
+                    defer { done = min(size, done + (1 << 20)) }
+                    return state.withLock { s in
+                        s.done = done
+                        return !s.stopped
+                    }
                 }
+                return state.withLock { $0.stopped } ? nil : .success(found)
+            } catch {
+                return .failure(error)
             }
-            state.withLock { s in if !s.stopped { s.found = found } }
-        } catch {
-            state.withLock { $0.failure = error }
         }
     }
 
     /// The lines, once found.
-    var found: RowSpans.LineScan.Found? { state.withLock { $0.found } }
+    var found: RowSpans.LineScan.Found? {
+        if case .success(let found)?? = search?.value { return found }
+        return nil
+    }
     /// Why they could not be found.
-    var failure: SaveError? { state.withLock { $0.failure } }
+    var failure: SaveError? {
+        if case .failure(let failure)?? = search?.value { return failure }
+        return nil
+    }
     /// How far the search is, in percent of the file.
     var percent: Int {
         let size = max(1, file.identity.size)
@@ -181,15 +185,11 @@ final class LineFinder: @unchecked Sendable {
     /// Stops the search, and waits for its thread to end (the view is closing).
     func stop() {
         state.withLock { $0.stopped = true }
-        if started { finished.wait(); finished.signal() }
+        _ = search?.wait()
     }
 
     /// Waits until the lines are found (tests).
-    func wait() {
-        guard started else { return }
-        finished.wait()
-        finished.signal()
-    }
+    func wait() { _ = search?.wait() }
 }
 
 extension ViewModel {
@@ -274,33 +274,26 @@ extension ViewModel {
         // The save runs off the key loop (V10): keys are answered meanwhile, `Esc` stops it.
         let wake = loader.wake
         let progress = SaveProgress { wake.current?() }
-        let work = SaveWork(target: target, quit: quit, appended: appended, progress: progress)
-        running = work
-        state.savingNote = work.note
-        let job: @Sendable () -> Void = {
+        let job: @Sendable () -> Result<SaveFile.Identity, SaveError> = {
             let input = handedInput.value  // read here only: every row is read, the loader is done
-            let outcome: Result<SaveFile.Identity, SaveError>
             do throws(SaveError) {
                 if !exports {
-                    outcome = .success(try TableSave.save(input, options: options, read: read, to: target, expected: expected, edits: edits, rows: rows, loaded: loaded, columns: columns, numbers: numbers, progress: progress))
-                } else {
-                    outcome = .success(try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in
-                        try Self.export(to: out, target: target, columns: columns, rows: edited.value, edits: edits, loaded: loaded,
-                                        dialect: dialect, header: header, sourceName: input.name, progress: progress)
-                    })
+                    return .success(try TableSave.save(input, options: options, read: read, to: target, expected: expected, edits: edits, rows: rows, loaded: loaded, columns: columns, numbers: numbers, progress: progress))
                 }
+                return .success(try SaveFile.replace(target, expected: expected) { (out) throws(SaveError) in
+                    try Self.export(to: out, target: target, columns: columns, rows: edited.value, edits: edits, loaded: loaded,
+                                    dialect: dialect, header: header, sourceName: input.name, progress: progress)
+                })
             } catch {
-                outcome = .failure(error)
+                return .failure(error)
             }
-            work.finish(outcome)
-            wake.current?()
         }
-        if runner.mode == .background {
-            DispatchQueue.global(qos: .userInitiated).async(execute: job)
-        } else {
-            job()
-            takeSaved()
-        }
+        let inline = runner.mode != .background
+        let work = SaveWork(target: target, quit: quit, appended: appended, progress: progress,
+                            Background(inline: inline, job, whenDone: { wake.current?() }))
+        running = work
+        state.savingNote = work.note
+        if inline { takeSaved() }
     }
 
     /// Takes in the running save's progress, or its end: the file saved (the edits marked saved,
@@ -426,29 +419,21 @@ final class SaveWork: @unchecked Sendable {
     /// Bytes added to the file since it was read (not in the save, and said).
     let appended: Int64
     let progress: SaveProgress
-    private let ended = Locked<Result<SaveFile.Identity, SaveError>?>(nil)
-    private let done = DispatchSemaphore(value: 0)
+    /// The save itself.
+    private let save: Background<Result<SaveFile.Identity, SaveError>>
 
-    init(target: String, quit: Bool, appended: Int64, progress: SaveProgress) {
+    init(target: String, quit: Bool, appended: Int64, progress: SaveProgress, _ save: Background<Result<SaveFile.Identity, SaveError>>) {
         self.target = target
         self.quit = quit
         self.appended = appended
         self.progress = progress
+        self.save = save
     }
 
     /// How the save ended, once it has.
-    var outcome: Result<SaveFile.Identity, SaveError>? { ended.current }
+    var outcome: Result<SaveFile.Identity, SaveError>? { save.value }
 
-    func finish(_ outcome: Result<SaveFile.Identity, SaveError>) {
-        ended.withLock { $0 = outcome }
-        done.signal()
-    }
-
-    func waitUntilDone() {
-        guard outcome == nil else { return }
-        done.wait()
-        done.signal()
-    }
+    func waitUntilDone() { _ = save.wait() }
 
     /// The status line's note: `saving to data.csv… 43% (Esc stops it)`.
     var note: String { "saving to \(Sanitize.visible(target))… \(Int(progress.fraction * 100))% (Esc stops it)" }
