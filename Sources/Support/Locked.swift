@@ -7,7 +7,7 @@ import Darwin
 /// A value two threads share, every access under one mutex. Used where `Synchronization`'s
 /// `Atomic` would do, so the package needs no newer platform than macOS 13 (the pipeline takes
 /// the lock a few times per batch of rows, never per row).
-@safe package final class Locked<Value>: @unchecked Sendable {
+@safe @usableFromInline package final class Locked<Value>: @unchecked Sendable {
     @usableFromInline var value: Value
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
