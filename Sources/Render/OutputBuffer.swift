@@ -273,6 +273,7 @@ extension OutputBuffer {
 
         @inline(__always)
         package init(at: UnsafeMutablePointer<UInt8>, end: UnsafeMutablePointer<UInt8>, pending: Int) {
+            precondition(at <= end && pending >= 0, "a cursor past its buffer's end")
             self.at = at
             self.end = end
             self.pending = pending

@@ -7,7 +7,6 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import Dispatch
 import Support
 
 /// `--sort` beyond memory (P2, W11), as sort(1) does it: rows are held until they would pass the

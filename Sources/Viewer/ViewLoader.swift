@@ -8,7 +8,6 @@ import Schedule
 import Support
 import Text
 import Transform
-import Dispatch
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)

@@ -177,6 +177,46 @@ struct BufferEdgeTests {
         }
     }
 
+    @Test("Issue 46: a held row is found in a block of exactly its words (its fields read back), and in a block one word short of it, or from a start one word on, stops the program")
+    func heldRowAtItsEdges() async {
+        // Rows of 0 to 3 fields, 0 to 17 bytes: 2 + fields + ⌈bytes / 8⌉ words each, back to back.
+        let rows: [[String]] = [[], [""], ["ab", "cde"], ["a", "", "0123456789abcdef"], ["é€"]]
+        var words = GrowableArray<Int>()
+        var starts: [Int] = []
+        for (k, row) in rows.enumerated() {
+            starts.append(words.count)
+            Record(row).withFields { RowWords.append(row: k, $0, to: &words) }
+        }
+        starts.append(words.count)
+        words.withUnsafeBufferPointer { all in
+            for k in rows.indices {
+                // The block ends where the row ends (n), and one row later (n + the next row).
+                for end in [starts[k + 1], words.count] {
+                    let row = RowWords.row(at: starts[k], in: UnsafeBufferPointer(rebasing: all[0..<end]))
+                    #expect(row[0] == k && RowWords.length(row) == starts[k + 1] - starts[k])
+                    #expect(Record(RowWords.fields(row)).strings == rows[k], "row \(k)")
+                }
+            }
+        }
+        // One word short of the row's end (n − 1): its bytes' last word, or its field ends.
+        await #expect(processExitsWith: .failure) {
+            var words = GrowableArray<Int>()
+            Record(["ab", "cde"]).withFields { RowWords.append(row: 0, $0, to: &words) }
+            words.withUnsafeBufferPointer { all in _ = RowWords.row(at: 0, in: UnsafeBufferPointer(rebasing: all[0..<(all.count - 1)])) }
+        }
+        await #expect(processExitsWith: .failure) {
+            var words = GrowableArray<Int>()
+            Record(["a", "", "0123456789abcdef"]).withFields { RowWords.append(row: 0, $0, to: &words) }
+            words.withUnsafeBufferPointer { all in _ = RowWords.row(at: 0, in: UnsafeBufferPointer(rebasing: all[0..<3])) }
+        }
+        // A start one word on (n + 1): its header is read from the wrong words and runs past the block.
+        await #expect(processExitsWith: .failure) {
+            var words = GrowableArray<Int>()
+            Record(["ab", "cde"]).withFields { RowWords.append(row: 0, $0, to: &words) }
+            words.withUnsafeBufferPointer { all in _ = RowWords.row(at: all.count - 1, in: all) }
+        }
+    }
+
     @Test("Issue 44: reads and writes at their buffer's size and one byte less take exactly those bytes")
     func countsWithinBuffer() throws {
         let original = (0..<70_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
