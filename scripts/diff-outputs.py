@@ -10,7 +10,7 @@ Inputs:
     the chosen paths in place of its options (its input file kept);
   - every CSV, TSV, JSON and JSON Lines file under Fixtures/examples and Tests/Conformance;
   - the benchmark generator's rows (scripts/gen-bench-data.py) at small sizes, one large enough to
-    be read in pieces on both cores;
+    be read in pieces on both cores, and 1,000 rows with long non-ASCII notes (--long-notes);
   - random tables (CSV and TSV) whose cells hold what the renderers treat apart: Markdown
     punctuation, spaces at the edges, URLs, units, numbers, dates, empty cells, CJK, marks,
     controls, bidirectional controls, line breaks, long text; some large enough for pieces.
@@ -50,6 +50,13 @@ PATHS = {
               ["--group-by", "GROUP", "-w", "0", "--color", "always"], ["--group-by", "GROUP", "-w", "0", "--footer", "none"]],
     "html": [["-f", "html"], ["-f", "html", "--fragment"], ["-f", "html", "--group-by", "GROUP", "--wrap", "2"],
              ["-f", "html", "--fragment", "--layout", "list"]],
+    # Text cut and wrapped to a width (issue 47): narrow widths, both ellipsis modes, two lines, pages,
+    # list reports, East Asian ambiguous characters wide.
+    "fit": [["-w", "20"], ["-w", "40", "--ellipsis", "middle"], ["-w", "60", "--wrap", "2"], ["-w", "80", "--ellipsis", "middle", "--wrap", "2"],
+            ["-w", "40", "--wrap", "3"], ["--layout", "pages", "-w", "40", "--ellipsis", "middle"], ["--layout", "list", "-w", "20"],
+            ["--layout", "list", "-w", "40", "--ellipsis", "middle"], ["-w", "30", "--ambiguous-wide"],
+            ["-w", "50", "--wrap", "2", "--ambiguous-wide", "--ellipsis", "middle"], ["-f", "markdown", "-w", "40"],
+            ["-f", "markdown", "-w", "30", "--ellipsis", "middle"], ["--color", "always", "-w", "40", "--wrap", "2"]],
     "tsv": [["-w", "0", "-i", "tsv"], ["-f", "markdown", "-i", "tsv"], ["--layout", "list", "-w", "80", "-i", "tsv"]],
     # Rows held, sorted, spilled to runs on disk (--memory-limit 1M), limited, a pipe's window.
     "sort": [["--sort", "GROUP", "-w", "0"], ["--sort", "-GROUP", "--group-by", "GROUP", "-w", "0"],
@@ -100,7 +107,11 @@ WORDS = ["alpha", "beta", "snake_case", "a * b", "**bold**", "_x_", "~~del~~", "
          "[a]", "<b>", "<", "a < b", "&amp;", "&#35;", "AT&T", "pipe|pipe", "back\\slash", "\\*", "# head", "> quote",
          "- item", "1. one", "http://example.com/a_b", "www.example.org", "https://x.y/*z*", "ftp://f.g", "Müller",
          "東京", "서울", "株式会社サンプル", "Nguyễn", "e\u0301", "\u0301lead", "emoji 😀", "👩\u200d💻", "\u202eevil",
-         "\ufeffbom", "ctl\x01x", "tab\there", "line\nbreak", "cr\r\nlf", "…", "dash—dash", "¥100", "a  b", "x#", "###"]
+         "\ufeffbom", "ctl\x01x", "tab\there", "line\nbreak", "cr\r\nlf", "…", "dash—dash", "¥100", "a  b", "x#", "###",
+         # Text to cut and wrap: long non-ASCII words and notes, paths, flags, selectors, marks, ambiguous width.
+         "Lieferung größe très 配送 確認済み après", "返品の確認済み", "/usr/local/share/doc/tablefmt", "C:/Users/Zoë/Documents",
+         "🇩🇪🇯🇵", "❤\ufe0f", "ภาษาไทย", "नमस्ते", "한국어 문장입니다", "±½°×÷", "Ελληνικά Кириллица", "ｆｕｌｌｗｉｄｔｈ",
+         "🧑🏽\u200d🚀 launch"]
 
 
 def random_cell(rnd, kind):
@@ -192,6 +203,9 @@ def main():
     gen = os.path.join(work, "gen")
     sizes = "3,1000" if a.quick else "3,1000,30000"
     subprocess.run([sys.executable, os.path.join(REPO, "scripts", "gen-bench-data.py"), "--out", gen, "--sizes", sizes],
+                   check=True, stdout=subprocess.DEVNULL)
+    # The same with long non-ASCII notes, cut and wrapped at every width (issue 47).
+    subprocess.run([sys.executable, os.path.join(REPO, "scripts", "gen-bench-data.py"), "--out", gen, "--sizes", "1000", "--long-notes"],
                    check=True, stdout=subprocess.DEVNULL)
     found += [os.path.join(gen, n) for n in sorted(os.listdir(gen)) if not n.endswith(".json") or "_3." in n or "_1k." in n]
 

@@ -15,14 +15,19 @@ Each row has nine fields:
   discount  a percentage written as text: "0%", "12.5%"
   shipped   an ISO date, YYYY-MM-DD
   paid      true or false
-  note      15 to 70 characters of words, sometimes with a comma or quotes
+  note      15 to 70 characters of words, sometimes with a comma or quotes; with --long-notes,
+            40 to 140 characters of words in several scripts (accented Latin, Vietnamese, Japanese,
+            Chinese, Korean): every row's note is long non-ASCII text, to be cut or wrapped at a
+            terminal's width
 
 Files, for each size: rows_<size>.csv (RFC 4180, quoted only where needed, LF line ends),
 .tsv (no field holds a tab or a line break, so no quoting), .ndjson (one object per line) and
 .json (an array, one object per line). Size stems: 3 -> rows_3, 1000 -> rows_1k, 100000 ->
 rows_100k, 1000000 -> rows_1m, others rows_<N>.
 
-Usage: python3 scripts/gen-bench-data.py [--out DIR] [--seed N] [--sizes 3,1000,100000,1000000]
+With --long-notes the files are named text_<size> (text_1m.csv …) instead of rows_<size>.
+
+Usage: python3 scripts/gen-bench-data.py [--out DIR] [--seed N] [--sizes 3,1000,100000,1000000] [--long-notes]
 """
 import argparse
 import datetime
@@ -37,10 +42,15 @@ REGIONS = ["EMEA", "APAC", "North", "South", "West", "東京", "서울", "LATAM"
 WORDS = ["repeat", "customer", "express", "signature", "required", "invoice", "sent", "returned",
          "damaged", "gift", "wrap", "priority", "backorder", "partial", "refund", "called", "twice"]
 
+# Words of long notes: Latin with accents, Vietnamese, Japanese, Chinese and Korean.
+LONG_WORDS = ["Lieferung", "größer", "Rückgabe", "später", "très", "reçu", "après", "entrega", "señal", "pedido",
+              "đã", "giao", "hàng", "được", "xác", "nhận", "配送", "確認済み", "返品", "お客様", "至急", "发票", "已发货",
+              "退款", "배송", "확인", "반품", "고객", "and", "the", "order", "for", "with", "Zoë", "Ångström"]
 
-def stem(size):
+
+def stem(size, prefix="rows_"):
     names = {1000: "1k", 100000: "100k", 1000000: "1m"}
-    return "rows_" + names.get(size, str(size))
+    return prefix + names.get(size, str(size))
 
 
 def customer(rnd):
@@ -62,7 +72,18 @@ def note(rnd):
     return text
 
 
-def generate(size, seed):
+def long_note(rnd):
+    target = rnd.randint(40, 140)
+    words = []
+    while sum(len(w) + 1 for w in words) < target:
+        words.append(rnd.choice(LONG_WORDS))
+    text = " ".join(words)
+    if rnd.random() < 0.1:
+        text = text.replace(" ", ", ", 1)
+    return text[0].upper() + text[1:] + "."
+
+
+def generate(size, seed, long_notes=False):
     """Yields each row as a dict of Python values (None for a missing price)."""
     rnd = random.Random(seed * 1_000_003 + size)
     start = datetime.date(2024, 1, 1)
@@ -79,7 +100,7 @@ def generate(size, seed):
             "discount": discount,
             "shipped": (start + datetime.timedelta(days=rnd.randint(0, 730))).isoformat(),
             "paid": rnd.random() < 0.8,
-            "note": note(rnd),
+            "note": long_note(rnd) if long_notes else note(rnd),
         }
 
 
@@ -105,13 +126,13 @@ def json_value(key, value):
     return json.dumps(value, ensure_ascii=False)
 
 
-def write(size, out, seed):
-    base = os.path.join(out, stem(size))
+def write(size, out, seed, long_notes=False):
+    base = os.path.join(out, stem(size, "text_" if long_notes else "rows_"))
     files = {ext: open(base + ext, "w", encoding="utf-8", newline="") for ext in (".csv", ".tsv", ".ndjson", ".json")}
     try:
         header = None
         files[".json"].write("[\n")
-        for n, row in enumerate(generate(size, seed)):
+        for n, row in enumerate(generate(size, seed, long_notes)):
             if header is None:
                 header = list(row)
                 files[".csv"].write(",".join(header) + "\n")
@@ -133,10 +154,11 @@ def main():
     parser.add_argument("--out", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".bench-data"))
     parser.add_argument("--seed", type=int, default=20261124)
     parser.add_argument("--sizes", default="3,1000,100000,1000000")
+    parser.add_argument("--long-notes", action="store_true", help="long non-ASCII notes, files named text_<size>")
     args = parser.parse_args()
     os.makedirs(args.out, exist_ok=True)
     for size in (int(s) for s in args.sizes.split(",") if s):
-        write(size, args.out, args.seed)
+        write(size, args.out, args.seed, args.long_notes)
 
 
 if __name__ == "__main__":

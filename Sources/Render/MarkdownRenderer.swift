@@ -151,6 +151,12 @@ package final class MarkdownRenderer: Renderer {
         if text.isEmpty { return plan.nullText }
         if cut && column.numberParts == nil && measure.width(of: text) > column.width {
             cutCells += 1
+            // On its bytes where it holds only plain scalars, else by its grapheme clusters.
+            var bytes = text
+            let measure = measure, width = column.width, ellipsis = plan.ellipsis
+            if let line = bytes.withUTF8({ cell in measure.fitPlainLine(cell, width: width, ellipsis: ellipsis).map { $0.textLine(of: cell) } }) {
+                return line.text
+            }
             return measure.fit(text, width: column.width, maxLines: 1, ellipsis: plan.ellipsis).first?.text ?? ""
         }
         return text

@@ -101,7 +101,9 @@ extension PlainRenderer {
     /// in it is escaped) and returns true; false for any other cell, which is left to `cell`.
     @inline(__always)
     package func commonTextCell(_ cell: UnsafeBufferPointer<UInt8>, in column: CellSlot) throws(OutputError) -> Bool {
-        guard !column.numeric, !cell.isEmpty, let width = measure.commonWidth(cell), width <= column.width else { return false }
+        // Common text takes at least a column for every three bytes (`ễ`): more cannot fit.
+        guard !column.numeric, !cell.isEmpty, cell.count <= 3 &* column.width,
+              let width = measure.commonWidth(cell), width <= column.width else { return false }
         if column.right {
             out.pad(column.width &- width)
             try out.write(cell)
@@ -135,7 +137,7 @@ extension PlainRenderer {
             // Numbers are never cut (C7): one wider than its column (a pipe's row after the sizing
             // window) is written whole and the line grows, as long as it still fits the container.
             if takeOverflow(-lead) {
-                if lead < 0 { grownCells += 1 }
+                if lead < 0 { grown += 1 }
                 out.pad(lead)
                 if number.stripped {
                     if let sign = shape.detachedSign { try out.write(byte: cell[sign]) }
@@ -148,7 +150,10 @@ extension PlainRenderer {
             }
         }
         var escapes = false
-        let width = ascii ?? measure.nonASCIIWidth(utf8: cell, escapes: &escapes)
+        // Plain text (each scalar a cluster of its own, none escaped: `fitPlain`) is measured,
+        // and cut, on its bytes; any other by the full measure.
+        let plain = ascii ?? measure.plainWidth(utf8: cell)
+        let width = plain ?? measure.nonASCIIWidth(utf8: cell, escapes: &escapes)
         if width <= column.width && !escapes {
             if column.right {
                 out.pad(column.width - width)
@@ -160,32 +165,41 @@ extension PlainRenderer {
             return
         }
         if width > column.width && !plan.keepsColumns
-            && (plan.containerWidth == nil || (growsPastColumns && takeOverflow(width - column.width))) {
+            && (plan.containerWidth == nil || (grows && takeOverflow(width - column.width))) {
             // Wider than its column after the sizing window (a pipe's, a followed file's row):
             // shown whole, the line grows, while there is no width limit or it still fits.
-            grownCells += 1
+            grown += 1
             try place(TextLine(text: Sanitize.visible(String(decoding: cell, as: UTF8.self)), width: width), width: column.width, right: column.right)
             return
         }
-        if width > column.width { cutCells += 1 }
+        if width > column.width { cuts += 1 }
         // After the sizing window, what room the line has left is the cut cell's too.
         var wide = column.width
-        if growsPastColumns && width > column.width && !plan.keepsColumns, let slack, slack > rowOverflow {
+        if grows && width > column.width && !plan.keepsColumns, let slack, slack > rowOverflow {
             wide += slack - rowOverflow
             _ = takeOverflow(slack - rowOverflow)
         }
-        if ascii != nil && plan.ellipsis == .end { return try cutPrintableASCII(cell, width: wide) }
+        // Cut on the cell's bytes where it holds only plain scalars (no String made), else by
+        // its grapheme clusters.
+        if let plain, let line = measure.fitPlainLine(cell, width: wide, ellipsis: plan.ellipsis, total: plain) {
+            return try place(line, of: cell, width: column.width, right: column.right)
+        }
         let line = measure.fit(utf8: cell, width: wide, maxLines: 1, ellipsis: plan.ellipsis).first ?? TextLine(text: "", width: 0)
         try place(line, width: column.width, right: column.right)
     }
 
-    /// Printable ASCII wider than its column, cut at its end as `DisplayWidth.fit` cuts it (its
-    /// first bytes, then `…`, filling the column), written from its bytes without a `String`.
-    private func cutPrintableASCII(_ cell: UnsafeBufferPointer<UInt8>, width: Int) throws(OutputError) {
-        // A column narrower than `…` takes the first bytes alone.
-        let head = ellipsisWidth <= width ? width &- ellipsisWidth : width
-        try out.write(UnsafeBufferPointer(rebasing: cell[0..<min(head, cell.count)]))
-        if ellipsisWidth <= width { try out.write(String(DisplayWidth.ellipsis)) }
+    /// Puts a line fitted from a cell's bytes (`DisplayWidth.fitPlain`) in a column, aligned.
+    package func place(_ line: CellLine, of cell: UnsafeBufferPointer<UInt8>, width: Int, right: Bool) throws(OutputError) {
+        if right { out.pad(width &- line.width) }
+        try out.write(UnsafeBufferPointer(rebasing: cell[line.head]))
+        if line.ellipsis {
+            // U+2026 `…` (`DisplayWidth.ellipsis`) in UTF-8.
+            try out.write(byte: 0xE2)
+            try out.write(byte: 0x80)
+            try out.write(byte: 0xA6)
+        }
+        if !line.tail.isEmpty { try out.write(UnsafeBufferPointer(rebasing: cell[line.tail])) }
+        if !right { out.pad(width &- line.width) }
     }
 
     /// Whether a cell, were it a number, would end at the right edge of its numeric column (its
@@ -254,49 +268,114 @@ extension PlainRenderer {
         return false
     }
 
+    /// One cell of a row whose cells may take several lines, ready to be drawn line by line.
+    package enum WrappedCell {
+        /// An empty cell: `nullLine` on its first line.
+        case null
+        /// A number on its first line: `lead` spaces, its sign byte (when its unit was stripped
+        /// from between them), its bytes, `trail` spaces; `width` columns in all.
+        case number(lead: Int, sign: Int?, bytes: Range<Int>, trail: Int, width: Int)
+        /// Lines cut from the cell's bytes: `wrappedLines[range]`.
+        case plain(Range<Int>)
+        /// Lines fitted as text (a cell holding more than plain scalars).
+        case text([TextLine])
+
+        /// The cell's lines.
+        func count(in lines: [CellLine]) -> Int {
+            switch self {
+            case .null, .number: 1
+            case .plain(let range): range.count
+            case .text(let text): text.count
+            }
+        }
+
+        /// Its widest line's width.
+        func width(in lines: [CellLine], null: TextLine) -> Int {
+            switch self {
+            case .null: null.width
+            case .number(_, _, _, _, let width): width
+            case .plain(let range): lines[range].map(\.width).max() ?? 0
+            case .text(let text): text.map(\.width).max() ?? 0
+            }
+        }
+    }
+
     /// A row whose cells may take two lines: text wraps at spaces, numbers stay on the first line.
     package func wrappedRow(_ fields: Fields, striped: Bool) throws(OutputError) {
-        var cells: [[TextLine]] = []
-        for (column, slot) in zip(columns, slots) {
+        wrappedCells.removeAll(keepingCapacity: true)
+        wrappedLines.removeAll(keepingCapacity: true)
+        for slot in slots {
             let cell = fields[slot.source]
             if cell.isEmpty {
-                cells.append([nullLine])
+                wrappedCells.append(.null)
                 continue
             }
             if slot.numeric, let shape = NumberShape.parse(cell) {
                 let number = numberLayout(cell, shape, stripUnit: slot.stripUnit)
                 // Never cut while the line still fits the container (C7, as in `cell`).
                 if takeOverflow(number.integer + number.fraction - slot.width) {
-                    var text = ""
-                    if number.stripped {
-                        if let sign = shape.detachedSign { text.unicodeScalars.append(Unicode.Scalar(cell[sign])) }
-                        text += String(decoding: UnsafeBufferPointer(rebasing: cell[shape.number]), as: UTF8.self)
-                    } else {
-                        text = String(decoding: cell, as: UTF8.self)
-                    }
                     // Lead spaces are part of the line, so `place` keeps the points aligned.
                     let (padding, trail) = Self.numberPadding(number, in: slot)
                     let lead = max(0, padding)
-                    cells.append([TextLine(text: String(repeating: " ", count: lead) + text + String(repeating: " ", count: trail), width: lead + number.integer + number.fraction + trail)])
+                    let bytes = number.stripped ? shape.number : 0..<cell.count
+                    let sign = number.stripped ? shape.detachedSign : nil
+                    wrappedCells.append(.number(lead: lead, sign: sign, bytes: bytes, trail: trail, width: lead + number.integer + number.fraction + trail))
                     continue
                 }
             }
-            let lines = measure.fit(utf8: cell, width: column.width, maxLines: plan.cellLines, ellipsis: plan.ellipsis)
-            if lines.count == plan.cellLines, let last = lines.last, last.text.hasSuffix("…") || last.text.contains("…") && !Self.containsEllipsis(cell) {
-                cutCells += 1
+            if measure.fitPlain(cell, width: slot.width, maxLines: plan.cellLines, ellipsis: plan.ellipsis, into: &fitLines) {
+                if fitLines.count == plan.cellLines, let last = fitLines.last,
+                   last.endsWithEllipsis(in: cell) || last.ellipsis && !Self.containsEllipsis(cell) {
+                    cuts += 1
+                }
+                wrappedCells.append(.plain(wrappedLines.count..<(wrappedLines.count + fitLines.count)))
+                wrappedLines.append(contentsOf: fitLines)
+                continue
             }
-            cells.append(lines)
+            let lines = measure.fit(utf8: cell, width: slot.width, maxLines: plan.cellLines, ellipsis: plan.ellipsis)
+            if lines.count == plan.cellLines, let last = lines.last, last.text.hasSuffix("…") || last.text.contains("…") && !Self.containsEllipsis(cell) {
+                cuts += 1
+            }
+            wrappedCells.append(.text(lines))
         }
-        let height = cells.map(\.count).max() ?? 1
+        var height = 1
+        for cell in wrappedCells { height = max(height, cell.count(in: wrappedLines)) }
         // A number written whole past its column (C7) widens its column on every line of the
         // row, so the columns after it stay aligned from line to line.
-        let widths = columns.indices.map { k in max(columns[k].width, cells[k].map(\.width).max() ?? 0) }
         try beginRowLine()
         for line in 0..<height {
             if line > 0 { try continueRow(striped: striped) }
-            for (k, column) in columns.enumerated() {
+            for k in slots.indices {
                 try cellGap(k)
-                try place(line < cells[k].count ? cells[k][line] : TextLine(text: "", width: 0), width: widths[k], right: column.alignment == .right)
+                let slot = slots[k]
+                let cell = wrappedCells[k]
+                let width = max(slot.width, cell.width(in: wrappedLines, null: nullLine))
+                switch cell {
+                case .null:
+                    try place(line == 0 ? nullLine : TextLine(text: "", width: 0), width: width, right: slot.right)
+                case .number(let lead, let sign, let bytes, let trail, let numberWidth):
+                    guard line == 0 else {
+                        out.pad(width)
+                        continue
+                    }
+                    let cellBytes = fields[slot.source]
+                    if slot.right { out.pad(width - numberWidth) }
+                    out.pad(lead)
+                    if let sign { try out.write(byte: cellBytes[sign]) }
+                    try out.write(UnsafeBufferPointer(rebasing: cellBytes[bytes]))
+                    // The spaces after it are written, not held back: part of its line, they
+                    // stay at a line's end as the aligned text of a number did.
+                    for _ in 0..<max(0, trail) { try out.write(byte: 0x20) }
+                    if !slot.right { out.pad(width - numberWidth) }
+                case .plain(let range):
+                    if line < range.count {
+                        try place(wrappedLines[range.lowerBound + line], of: fields[slot.source], width: width, right: slot.right)
+                    } else {
+                        out.pad(width)
+                    }
+                case .text(let lines):
+                    try place(line < lines.count ? lines[line] : TextLine(text: "", width: 0), width: width, right: slot.right)
+                }
             }
         }
         try endRowLine(striped: striped)

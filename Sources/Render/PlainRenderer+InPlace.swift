@@ -107,7 +107,12 @@ extension PlainRenderer {
     @inline(never)
     private func anyCell(_ cell: UnsafeBufferPointer<UInt8>, in slot: CellSlot, last: Bool, after cursor: OutputBuffer.Cursor) throws(OutputError) -> OutputBuffer.Cursor {
         out.commit(cursor)
-        try anyCell(cell, in: slot, padded: bordered || !last)
+        // `cell` draws any cell; the common ones `placeInPlace` did not take are wider than
+        // their column (or met a full buffer), so they are not tried again.
+        let ascii = DisplayWidth.printableASCIIWidth(cell)
+        if try !plainASCIICell(cell, ascii: ascii, in: slot) {
+            try self.cell(cell, in: slot, padded: bordered || !last, ascii: ascii)
+        }
         return out.cursor()
     }
 

@@ -72,15 +72,27 @@ extension PlainRenderer {
         var k = 0
         /// One line of the block: the label's k-th line (if any), then a value line.
         func line(_ value: TextLine?, dim: Bool) throws(OutputError) {
+            try labelLine()
+            if let value { try styled(value.text, dim ? Self.dim : "") }
+            try endLine()
+        }
+        /// The label's k-th line (if any) and the room to the value.
+        func labelLine() throws(OutputError) {
             let label = k < labels.count ? labels[k] : TextLine(text: "", width: 0)
             try out.write(label.text)
             out.pad(plan.labelWidth - label.width + plan.gap)
-            if let value { try styled(value.text, dim ? Self.dim : "") }
-            try endLine()
             k += 1
         }
         let cell = fields[field.source]
-        if cell.count > 1 << 16 && !field.stripUnit {
+        if !field.stripUnit, !cell.isEmpty, cell.count <= 1 << 16,
+           measure.fitPlain(cell, width: valueWidth, maxLines: Int.max, ellipsis: plan.ellipsis, into: &fitLines) {
+            // Wrapped on its bytes (plain scalars only), without a String.
+            for shown in fitLines {
+                try labelLine()
+                try place(shown, of: cell, width: shown.width, right: false)
+                try endLine()
+            }
+        } else if cell.count > 1 << 16 && !field.stripUnit {
             // A long value is wrapped a piece at a time, never held whole as text (P2).
             try measure.forEachWrappedLine(utf8: cell, width: valueWidth) { (value) throws(OutputError) in try line(value, dim: false) }
         } else {

@@ -26,9 +26,21 @@ package final class PlainRenderer: Renderer {
     /// The style's borders as bytes (`Edges`).
     package let edges: Edges
     /// Cells that had to be cut (wider than their column).
-    package var cutCells = 0
-    package var growsPastColumns = false
-    package var grownCells = 0
+    package var cutCells: Int {
+        get { cuts }
+        set { cuts = newValue }
+    }
+    /// `cutCells` and `grownCells`, stored where only this module reaches them: a class's stored
+    /// property another module can reach is checked for exclusive access at run time, and a cut
+    /// cell counted would pay that check.
+    var cuts = 0, grown = 0
+    package var growsPastColumns: Bool {
+        get { grows }
+        set { grows = newValue }
+    }
+    /// `growsPastColumns`, stored where only this module reaches it (as `cuts`).
+    var grows = false
+    package var grownCells: Int { grown }
     package let nullLine: TextLine
     /// The columns of the table being drawn, and what the row loop needs of them.
     var columns: [ColumnLayout] {
@@ -71,6 +83,13 @@ package final class PlainRenderer: Renderer {
         rowOverflow = 0
         slack = 0
     }
+    /// Lines fitted from a cell's bytes (`DisplayWidth.fitPlain`), kept between cells so that
+    /// fitting allocates nothing once they have grown.
+    var fitLines: [CellLine] = []
+    /// The cells of a row whose cells may take several lines, and their lines fitted on bytes
+    /// (`wrappedRow`), kept between rows.
+    var wrappedCells: [WrappedCell] = []
+    var wrappedLines: [CellLine] = []
     /// Whether anything was drawn yet (blocks, bands and groups are separated by a blank line).
     var started = false
     private var groupsDrawn = 0
@@ -86,9 +105,6 @@ package final class PlainRenderer: Renderer {
     package enum LastLine { case headings, rows, spanning }
     private(set) var lastLine: LastLine = .headings
 
-    /// The columns `…` takes (two where East Asian ambiguous characters are two columns wide).
-    package let ellipsisWidth: Int
-
     /// `─`, or `-` where East Asian ambiguous characters are two columns wide (`--ambiguous-wide`).
     package var ruleCharacter: String { measure.ambiguousIsWide ? "-" : "─" }
 
@@ -99,7 +115,6 @@ package final class PlainRenderer: Renderer {
         self.plan = plan
         self.out = out
         self.measure = measure
-        ellipsisWidth = measure.width(of: DisplayWidth.ellipsis)
         self.style = style
         bordered = style.hasBorders
         edges = Edges(style, ansi: ansi)

@@ -185,8 +185,12 @@ extension DisplayWidth {
     ///   - isSeparator: whether unit `i` is a `/`.
     /// - Returns: the head and tail lengths, in units.
     static func snapToSeparators(count: Int, head: Int, tail: Int, isSeparator: (Int) -> Bool) -> (Int, Int) {
+        snapToSeparators(count: count, head: head, tail: tail, slashUnits: (0..<count).filter(isSeparator))
+    }
+
+    /// `snapToSeparators` given the units that are `/`, in order.
+    static func snapToSeparators(count: Int, head: Int, tail: Int, slashUnits slashes: [Int]) -> (Int, Int) {
         let budget = head + tail
-        let slashes = (0..<count).filter(isSeparator)
         guard !slashes.isEmpty, slashes.count <= 256 else { return (head, tail) }
         var best: (head: Int, tail: Int)?
         for slash in slashes where slash + 1 <= budget {

@@ -347,7 +347,11 @@ final class CellPainter {
         if cell.isEmpty || (column.numberParts != nil && NumberShape.parse(cell) != nil) {
             return [draw(cell, column: column, width: width)] + Array(repeating: blank, count: lines - 1)
         }
-        let fitted = measure.fit(utf8: cell, width: width, maxLines: lines, ellipsis: ellipsis)
+        // On the cell's bytes where it holds only plain scalars, as the printer's rows are.
+        var plain: [CellLine] = []
+        let fitted = measure.fitPlain(cell, width: width, maxLines: lines, ellipsis: ellipsis, into: &plain)
+            ? plain.map { $0.textLine(of: cell) }
+            : measure.fit(utf8: cell, width: width, maxLines: lines, ellipsis: ellipsis)
         return (0..<lines).map { k in
             guard k < fitted.count else { return blank }
             let pad = String(repeating: " ", count: max(0, width - fitted[k].width))
