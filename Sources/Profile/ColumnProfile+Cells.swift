@@ -230,11 +230,19 @@ extension ColumnProfile {
     /// The widest space-separated word of a cell (the whole width when it has no space).
     package static func longestWord(_ cell: UnsafeBufferPointer<UInt8>, width: Int, measure: DisplayWidth) -> Int {
         guard cell.contains(0x20) else { return width }
+        if let common = measure.commonLongestWord(cell) { return common }
         var longest = 0
         var start = 0
-        for i in 0...cell.count where i == cell.count || cell[i] == 0x20 {
-            if i > start { longest = max(longest, measure.width(utf8: UnsafeBufferPointer(rebasing: cell[start..<i]))) }
-            start = i + 1
+        let count = cell.count
+        while start < count {
+            var end = start
+            while end < count && cell[end] != 0x20 { end &+= 1 }
+            if end > start {
+                // The common word (Latin, CJK, kana, Hangul) without the full measure.
+                let word = UnsafeBufferPointer(rebasing: cell[start..<end])
+                longest = max(longest, measure.commonWidth(word) ?? measure.width(utf8: word))
+            }
+            start = end &+ 1
         }
         return longest
     }

@@ -263,7 +263,12 @@ extension PlainRenderer {
             let cell = fields[column.source]
             if cell.isEmpty { continue }
             if column.numberParts != nil && NumberShape.parse(cell) != nil { continue }
-            if cell.contains(0x0A) || measure.width(utf8: cell) > column.width { return true }
+            // Common text (no line break in it) is measured by the light scan alone.
+            if let common = measure.commonWidth(cell) {
+                if common > column.width { return true }
+            } else if cell.contains(0x0A) || measure.width(utf8: cell) > column.width {
+                return true
+            }
         }
         return false
     }

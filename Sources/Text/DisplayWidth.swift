@@ -111,16 +111,8 @@ public struct DisplayWidth: Sendable {
                     index &+= 3
                     continue
                 }
-                guard byte &- 0xE1 <= 0xED - 0xE1 else { return nil }
-                let value = UInt32(byte & 0x0F) << 12 | UInt32(base[index &+ 1] & 0x3F) << 6 | UInt32(base[index &+ 2] & 0x3F)
-                if value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00
-                    || value &- 0x3041 <= 0x3096 - 0x3041 || value &- 0x309B <= 0x30FF - 0x309B {
-                    width &+= 2
-                } else if value &- 0x1E00 <= 0x1EFF - 0x1E00 {
-                    width &+= 1
-                } else {
-                    return nil
-                }
+                guard let w = Self.commonThreeByteWidth(byte, base[index &+ 1], base[index &+ 2]) else { return nil }
+                width &+= w
                 index &+= 3
                 continue
             }
@@ -129,6 +121,58 @@ public struct DisplayWidth: Sendable {
             index &+= 2
         }
         return width
+    }
+
+    /// The width of a three-byte scalar (lead `byte`, then two continuation bytes) that is common
+    /// text (`commonWidth`) but not led by one of `wideLeads`: other ideographs, Hangul
+    /// syllables and kana 2, Latin Extended Additional 1; nil for any other.
+    @inlinable @inline(__always)
+    static func commonThreeByteWidth(_ byte: UInt8, _ b1: UInt8, _ b2: UInt8) -> Int? {
+        guard byte &- 0xE1 <= 0xED - 0xE1 else { return nil }
+        let value = UInt32(byte & 0x0F) << 12 | UInt32(b1 & 0x3F) << 6 | UInt32(b2 & 0x3F)
+        if value &- 0x4E00 <= 0x9FFF - 0x4E00 || value &- 0xAC00 <= 0xD7A3 - 0xAC00
+            || value &- 0x3041 <= 0x3096 - 0x3041 || value &- 0x309B <= 0x30FF - 0x309B {
+            return 2
+        }
+        return value &- 0x1E00 <= 0x1EFF - 0x1E00 ? 1 : nil
+    }
+
+    /// The width of the widest space-separated word of common text (`commonWidth`'s scalars, in
+    /// one scan); nil for text holding any other scalar, and with `ambiguousIsWide`.
+    package func commonLongestWord(_ utf8: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard !ambiguousIsWide, let base = utf8.baseAddress else { return nil }
+        let count = utf8.count
+        var index = 0
+        var current = 0
+        var longest = 0
+        while index < count {
+            let byte = base[index]
+            if byte == 0x20 {
+                current = 0
+                index &+= 1
+                continue
+            }
+            if byte < 0x80 {
+                guard byte &- 0x21 < 0x5E else { return nil }
+                current &+= 1
+                index &+= 1
+            } else if byte >= 0xE0 {
+                guard index &+ 2 < count, (base[index &+ 1] ^ 0x80) | (base[index &+ 2] ^ 0x80) < 0x40 else { return nil }
+                if (Self.wideLeads >> UInt32(byte & 0x1F)) & 1 != 0 {
+                    current &+= 2
+                } else {
+                    guard let w = Self.commonThreeByteWidth(byte, base[index &+ 1], base[index &+ 2]) else { return nil }
+                    current &+= w
+                }
+                index &+= 3
+            } else {
+                guard byte &- 0xC3 <= 0xCB - 0xC3, index &+ 1 < count, base[index &+ 1] & 0xC0 == 0x80 else { return nil }
+                current &+= 1
+                index &+= 2
+            }
+            if current > longest { longest = current }
+        }
+        return longest
     }
 
     /// Bit `b & 0x1F` set for the lead bytes `b` of three-byte scalars that are all two columns

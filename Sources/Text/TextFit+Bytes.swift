@@ -101,6 +101,23 @@ extension DisplayWidth {
         let byte = cell[index]
         if byte < 0x80 { return (byte &- 0x20 < 0x5F ? 1 : 0, 1) }
         guard let base = cell.baseAddress else { return (0, 1) }
+        // The common leads first, as `commonWidth` takes them: C3–CB two-byte Latin letters
+        // (U+00C0–U+02FF, one column unless ambiguous ones are wide), E5–E9 and EB–EC
+        // three-byte ideographs and Hangul syllables (two columns).
+        let count = cell.count
+        if byte &- 0xC3 <= 0xCB - 0xC3, !ambiguousIsWide, index &+ 1 < count, base[index &+ 1] & 0xC0 == 0x80 { return (1, 2) }
+        if (Self.wideLeads >> UInt32(byte & 0x1F)) & 1 != 0, byte >= 0xE0, byte < 0xF0, index &+ 2 < count,
+           (base[index &+ 1] ^ 0x80) | (base[index &+ 2] ^ 0x80) < 0x40 {
+            return (2, 3)
+        }
+        return otherPlainScalar(cell, at: index)
+    }
+
+    /// `plainScalar` of a scalar outside the common leads (out of line: the common ones are
+    /// drawn in the loops that call `plainScalar`).
+    @inline(never)
+    private func otherPlainScalar(_ cell: UnsafeBufferPointer<UInt8>, at index: Int) -> (width: Int, length: Int) {
+        guard let base = cell.baseAddress else { return (0, 1) }
         let (value, length) = TextBytes.scalar(in: base, at: index, count: cell.count)
         // An undecodable byte (shown as U+FFFD, which is not its bytes) is not plain.
         guard length > 1 else { return (0, 1) }
@@ -170,6 +187,9 @@ extension DisplayWidth {
     /// The width of a cell made only of plain scalars; nil for any other.
     @inline(__always)
     private func plainTotal(_ cell: UnsafeBufferPointer<UInt8>) -> Int? {
+        // Common text (`commonWidth`) is plain, each scalar the width it has here: the light
+        // scan first.
+        if let common = commonWidth(cell) { return common }
         var total = 0
         var index = 0
         let count = cell.count
@@ -272,6 +292,13 @@ extension DisplayWidth {
     /// `snapToSeparators` for the plain scalars `start..<end` cut to `start..<headEnd` and
     /// `tailStart..<end`: the new head end and tail start (byte offsets), or nil when they stay.
     private func snapPlain(_ cell: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, headEnd: Int, tailStart: Int) -> (Int, Int)? {
+        // No slash, nothing to snap to (found eight bytes at a time, before counting scalars).
+        guard let base = cell.baseAddress else { return nil }
+        var k = start
+        let slash = UInt64(UInt8(ascii: "/")) &* SWAR.ones
+        while k &+ 8 <= end && SWAR.equalBytes(UnsafeRawPointer(base).loadUnaligned(fromByteOffset: k, as: UInt64.self), slash) == 0 { k &+= 8 }
+        while k < end && cell[k] != UInt8(ascii: "/") { k &+= 1 }
+        if k == end { return nil }
         // Units are scalars: count them, note where the slashes are (as units and as bytes).
         var slashes: [(unit: Int, byte: Int)] = []
         var units = 0
@@ -311,13 +338,35 @@ extension DisplayWidth {
         var stuckAt: Int?  // a scalar wider than `width` on an empty line: cut from this line on
         var index = 0
 
+        /// The last allowed line, once it is known to start at `start` (not a space): what
+        /// wrapping would put there and after, found without wrapping it. When the rest fits
+        /// without the spaces at its end, it all goes on that line; when it does not, wrapping would
+        /// make more lines (or meet a scalar wider than the line) and cut the rest from there.
+        func lastLine(from start: Int) {
+            let rest = plainWidth(cell, start, count)
+            var end = count
+            while end > start && cell[end &- 1] == 0x20 { end &-= 1 }
+            if rest &- (count &- end) <= width {
+                lines.append(CellLine(head: start..<end, width: rest &- (count &- end)))
+            } else {
+                lines.append(cutPlain(cell, from: start, to: count, width: width, ellipsis: mode, whole: rest))
+            }
+        }
+
         scan: while index < count, lines.count <= maxLines {
             // A word: optional spaces, then the scalars up to the next space.
             var wordStart = index
             while wordStart < count, cell[wordStart] == 0x20 { wordStart &+= 1 }
             var wordEnd = wordStart
             var wordWidth = 0
-            while wordEnd < count, cell[wordEnd] != 0x20 {
+            while wordEnd < count {
+                let byte = cell[wordEnd]
+                if byte == 0x20 { break }
+                if byte &- 0x21 < 0x5E {  // printable ASCII other than the space
+                    wordWidth &+= 1
+                    wordEnd &+= 1
+                    continue
+                }
                 let (w, length) = plainScalar(cell, at: wordEnd)
                 wordWidth &+= w
                 wordEnd &+= length
@@ -334,6 +383,7 @@ extension DisplayWidth {
                     continue scan
                 }
                 lines.append(CellLine(head: lineStart..<lineEnd, width: lineWidth))  // the spaces at the break dropped
+                if lines.count == maxLines &- 1 { return lastLine(from: wordStart) }
                 lineStart = wordStart
                 lineEnd = wordStart
                 lineWidth = 0
@@ -348,6 +398,7 @@ extension DisplayWidth {
                     lineEnd = index
                 } else if lineEnd > lineStart {
                     lines.append(CellLine(head: lineStart..<lineEnd, width: lineWidth))
+                    if lines.count == maxLines &- 1 && cell[index] != 0x20 { return lastLine(from: index) }
                     lineStart = index
                     lineEnd = index
                     lineWidth = 0
