@@ -17,6 +17,8 @@
 #   BENCH_INPUTS          which inputs (default: "csv-100k csv-1m ndjson-1m json-1m")
 #   BENCH_PEERS           which peers  (default: "mlr csvtool sqlite3 column awk")
 #   BENCH_OUTPUTS         1: every output path against the plain table and its Miller peer (#27); 0: skip (default 1)
+#   BENCH_FIT             1: text cut and wrapped to a width against the same table uncut (#47), on the
+#                         generator's rows and on its long non-ASCII notes (--long-notes); 0: skip (default 1)
 set -u -o pipefail
 export LC_NUMERIC=C   # printf's decimal point
 
@@ -33,6 +35,7 @@ LAT_TIMEOUT=${BENCH_LATENCY_TIMEOUT:-10}
 INPUTS=${BENCH_INPUTS:-csv-100k csv-1m ndjson-1m json-1m}
 PEERS=${BENCH_PEERS:-mlr csvtool sqlite3 column awk}
 OUTPUTS=${BENCH_OUTPUTS:-1}
+FIT=${BENCH_FIT:-1}
 TF_ARGS=(-w 0 --layout table)
 TIME=/usr/bin/time
 LATENCY_PY="$REPO/scripts/bench-latency.py"
@@ -70,7 +73,9 @@ mkdir -p "$BENCH_DIR" || die "cannot create $BENCH_DIR"
 # The folder ignores itself, so it is never committed wherever it lives.
 [[ -f "$BENCH_DIR/.gitignore" ]] || printf '*\n' > "$BENCH_DIR/.gitignore"
 
-generate() {  # generate SIZES FILE... : run the generator unless every FILE exists (atomic: tmp dir, then move)
+generate() {  # generate [--long-notes] SIZES FILE... : run the generator unless every FILE exists (atomic: tmp dir, then move)
+    local extra=()
+    [[ $1 == --long-notes ]] && { extra=(--long-notes); shift; }
     local sizes=$1; shift
     local f need=0
     for f in "$@"; do [[ -s "$BENCH_DIR/$f" ]] || need=1; done
@@ -79,11 +84,12 @@ generate() {  # generate SIZES FILE... : run the generator unless every FILE exi
     local tmp="$BENCH_DIR/.gen-tmp"
     rm -rf "$tmp"
     note "generating rows $sizes into $BENCH_DIR ..."
-    python3 "$BENCH_GEN" --out "$tmp" --sizes "$sizes" >&2 || die "$BENCH_GEN failed"
+    python3 "$BENCH_GEN" --out "$tmp" --sizes "$sizes" "${extra[@]}" >&2 || die "$BENCH_GEN failed"
     mv -f "$tmp"/* "$BENCH_DIR"/ && rmdir "$tmp"
 }
 generate 100000,1000000 rows_100k.csv rows_1m.csv rows_1m.tsv rows_1m.ndjson rows_1m.json
 generate 3 rows_3.csv
+[[ $FIT == 1 ]] && generate --long-notes 1000000 text_1m.csv
 
 # ---------------------------------------------------------------- measuring
 TMPD=$(mktemp -d) || die "mktemp failed"
@@ -450,6 +456,55 @@ if [[ $OUTPUTS == 1 ]]; then
         fi
         [[ $k == peer-* ]] && vp="-"
         printf "$ofmt" "$label" "${OUT_RES[$k.runs]}" "$(fmt_s "$ns")" "$c" "$rss" "$vp" "$peer_label" "$vpeer"
+    done
+fi
+
+# ---------------------------------------------------------------- text cut and wrapped (#47)
+# Each command beside the same table where nothing is cut (-w 0; a list report at -w 200), in the same
+# rounds: #47 asks each within 1.3x of its uncut twin, --wrap 2 within 1.5x.
+FIT_SPEC=(
+    "-w 0 --columns id,note|"
+    "-w 60 --columns id,note|-w 0 --columns id,note"
+    "-w 60 --columns id,note --wrap 2|-w 0 --columns id,note"
+    "-w 0 --columns id,customer,note|"
+    "-w 60 --columns id,customer,note --ellipsis middle|-w 0 --columns id,customer,note"
+    "-w 0|"
+    "-w 80 --layout pages|-w 0"
+    "-w 200 --layout list|"
+    "-w 40 --layout list|-w 200 --layout list"
+    "-w 80 --layout list|-w 200 --layout list"
+)
+if [[ $FIT == 1 ]]; then
+    for fit_file in "$BENCH_DIR/rows_1m.csv" "$BENCH_DIR/text_1m.csv"; do
+        [[ -s $fit_file ]] || continue
+        note "text cut and wrapped on $(basename "$fit_file") ..."
+        cat -- "$fit_file" >/dev/null
+        for spec in "${FIT_SPEC[@]}"; do
+            # shellcheck disable=SC2206
+            words=(${spec%%|*})
+            tool_add "tablefmt ${spec%%|*}" "$TABLEFMT_BIN" "${words[@]}" "$fit_file"
+        done
+        run_rounds file "$fit_file"
+        declare -A FIT_NS=()
+        for t in "${!FIT_SPEC[@]}"; do
+            result_of "$t"
+            FIT_NS[${FIT_SPEC[t]%%|*}]=$([[ $R_STATUS == ok ]] && echo "$R_NS" || echo 0)
+        done
+        clear_queue
+        echo
+        echo "### Text cut and wrapped, 1M rows — $(basename "$fit_file"), same rounds (#47: ≤ 1.3 × uncut, --wrap 2 ≤ 1.5 ×)"
+        echo
+        ffmt='| %-62s | %9s | %-32s | %8s |\n'
+        printf "$ffmt" "command" "median s" "uncut twin" "× twin"
+        printf "$ffmt" "$(printf -- '-%.0s' {1..62})" "--------:" "$(printf -- '-%.0s' {1..32})" "-------:"
+        for spec in "${FIT_SPEC[@]}"; do
+            args=${spec%%|*} twin=${spec#*|} ns=${FIT_NS[${spec%%|*}]} ratio="-"
+            if [[ -n $twin ]] && ((ns > 0 && ${FIT_NS[$twin]:-0} > 0)); then
+                ratio=$(printf '%.2f' "$((ns * 100 / FIT_NS[$twin]))e-2")
+            fi
+            printf "$ffmt" "tablefmt $args" "$( ((ns > 0)) && fmt_s "$ns" || echo n/a)" "$twin" "$ratio"
+        done
+        unset FIT_NS
     done
 fi
 
