@@ -137,6 +137,33 @@ struct PlainFitTests {
         #expect(!invalid.withUnsafeBufferPointer { measure.fitPlain($0, width: 5, maxLines: 1, ellipsis: .end, into: &lines) })
     }
 
+    @Test("C6/C7: cells of 1–40 bytes lying in a larger buffer whose next bytes are slashes, spaces and letters fit as they do alone: nothing past a cell's end is read (the eight-byte scans at every offset)")
+    func nothingReadPastTheCell() {
+        var random = SplitMix64(seed: 0x4747_0E06)
+        let pieces = ["a", "é", "東", " ", "/", "ễ", "Ж", "xyz/", "가"]
+        var alone: [CellLine] = []
+        var inside: [CellLine] = []
+        for length in 1...40 {
+            for round in 0..<40 {
+                var bytes: [UInt8] = []
+                while bytes.count < length { bytes += Array(pieces[random.below(pieces.count)].utf8) }
+                // Cut at a scalar boundary at or below `length`.
+                var end = min(length, bytes.count)
+                while end > 0 && end < bytes.count && bytes[end] & 0xC0 == 0x80 { end -= 1 }
+                let cell = Array(bytes[0..<end])
+                let measure = DisplayWidth()
+                let width = 1 + random.below(12)
+                let maxLines = [1, 2, Int.max][round % 3]
+                let mode: EllipsisMode = round % 2 == 0 ? .end : .middle
+                let a = cell.withUnsafeBufferPointer { measure.fitPlain($0, width: width, maxLines: maxLines, ellipsis: mode, into: &alone) }
+                let b = withinBuffer(cell, after: Array("/ / abc/xyz//  東".utf8)) {
+                    measure.fitPlain($0, width: width, maxLines: maxLines, ellipsis: mode, into: &inside)
+                }
+                #expect(a == b && alone == inside, "\(length) bytes, round \(round): \(String(decoding: cell, as: UTF8.self).debugDescription)")
+            }
+        }
+    }
+
     @Test("C7: a cell far longer than its lines can show is left to fit, which reads only a piece of it")
     func longCellLeftToFit() {
         let measure = DisplayWidth()
