@@ -257,20 +257,23 @@ extension PlainRenderer {
 
     // MARK: - Two-line rows (C6)
 
-    /// Whether any text cell of the row is wider than its column or holds a line break.
-    package func needsSecondLine(_ fields: Fields) -> Bool {
-        for column in columns {
-            let cell = fields[column.source]
+    /// The first text cell of the row wider than its column or holding a line break (so the row
+    /// takes more than one line): its column's index, and its width when the light common scan
+    /// measured it (−1 when not), for `wrappedRow` to fit it without measuring it again. Nil when
+    /// every cell fits on one line.
+    package func firstWideCell(_ fields: Fields) -> (column: Int, width: Int)? {
+        for (k, slot) in slots.enumerated() {
+            let cell = fields[slot.source]
             if cell.isEmpty { continue }
-            if column.numberParts != nil && NumberShape.parse(cell) != nil { continue }
+            if slot.numeric && NumberShape.parse(cell) != nil { continue }
             // Common text (no line break in it) is measured by the light scan alone.
             if let common = measure.commonWidth(cell) {
-                if common > column.width { return true }
-            } else if cell.contains(0x0A) || measure.width(utf8: cell) > column.width {
-                return true
+                if common > slot.width { return (k, common) }
+            } else if cell.contains(0x0A) || measure.width(utf8: cell) > slot.width {
+                return (k, -1)
             }
         }
-        return false
+        return nil
     }
 
     /// One cell of a row whose cells may take several lines, ready to be drawn line by line.
@@ -306,10 +309,11 @@ extension PlainRenderer {
     }
 
     /// A row whose cells may take two lines: text wraps at spaces, numbers stay on the first line.
-    package func wrappedRow(_ fields: Fields, striped: Bool) throws(OutputError) {
+    /// - Parameter measured: `firstWideCell`'s answer, its width used for its cell.
+    package func wrappedRow(_ fields: Fields, striped: Bool, measured: (column: Int, width: Int)? = nil) throws(OutputError) {
         wrappedCells.removeAll(keepingCapacity: true)
         wrappedLines.removeAll(keepingCapacity: true)
-        for slot in slots {
+        for (k, slot) in slots.enumerated() {
             let cell = fields[slot.source]
             if cell.isEmpty {
                 wrappedCells.append(.null)
@@ -328,7 +332,8 @@ extension PlainRenderer {
                     continue
                 }
             }
-            if measure.fitPlain(cell, width: slot.width, maxLines: plan.cellLines, ellipsis: plan.ellipsis, into: &fitLines) {
+            let known = measured.flatMap { $0.column == k && $0.width >= 0 ? $0.width : nil }
+            if measure.fitPlain(cell, width: slot.width, maxLines: plan.cellLines, ellipsis: plan.ellipsis, total: known, into: &fitLines) {
                 if fitLines.count == plan.cellLines, let last = fitLines.last,
                    last.endsWithEllipsis(in: cell) || last.ellipsis && !Self.containsEllipsis(cell) {
                     cuts += 1

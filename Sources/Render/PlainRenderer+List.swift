@@ -13,11 +13,19 @@ extension PlainRenderer {
     /// `String` or a `TextLine` when it fits its line.
     @inline(__always)
     package func shownAsIs(_ cell: UnsafeBufferPointer<UInt8>, stripUnit: Bool) -> Int? {
+        shownWidth(cell, stripUnit: stripUnit)?.width
+    }
+
+    /// `shownAsIs`, and whether the cell is common text (printable ASCII or `commonWidth`'s
+    /// scalars, which `fitPlain` takes with this width).
+    @inline(__always)
+    package func shownWidth(_ cell: UnsafeBufferPointer<UInt8>, stripUnit: Bool) -> (width: Int, common: Bool)? {
         guard !cell.isEmpty, !stripUnit, cell.count <= 1 << 16 else { return nil }
-        if let ascii = DisplayWidth.printableASCIIWidth(cell) { return ascii }
+        if let ascii = DisplayWidth.printableASCIIWidth(cell) { return (ascii, true) }
         var escapes = false
-        let width = measure.nonASCIIWidth(utf8: cell, escapes: &escapes)
-        return escapes ? nil : width
+        var common = false
+        let width = measure.nonASCIIWidth(utf8: cell, escapes: &escapes, common: &common)
+        return escapes ? nil : (width, common)
     }
 
     package func block(_ fields: Fields) throws(OutputError) {
@@ -51,13 +59,15 @@ extension PlainRenderer {
                     if fieldStarts != nil { fieldStarts!.append(out.lines) }
                     let slot = slots[f]
                     let cell = fields[slot.source]
-                    if slot.oneLineLabel, valueWidth > 0, let width = shownAsIs(cell, stripUnit: slot.stripUnit), width <= valueWidth {
+                    let shown = slot.oneLineLabel && valueWidth > 0 ? shownWidth(cell, stripUnit: slot.stripUnit) : nil
+                    if let width = shown?.width, width <= valueWidth {
                         try out.write(UnsafeBufferPointer(rebasing: labels[slot.labelStart..<(slot.labelStart &+ slot.labelCount)]))
                         out.pad(slot.labelPad)
                         try out.write(cell)
                         try endLine()
                     } else {
-                        try listField(fields, f, valueWidth: valueWidth)
+                        // A common cell's width, measured here, need not be measured again.
+                        try listField(fields, f, valueWidth: valueWidth, commonWidth: shown?.common == true ? shown?.width : nil)
                     }
                 }
             }
@@ -66,7 +76,8 @@ extension PlainRenderer {
 
     /// The lines of the `f`-th field after the title in a list report block: the label's lines
     /// beside the value's.
-    private func listField(_ fields: Fields, _ f: Int, valueWidth: Int) throws(OutputError) {
+    /// - Parameter commonWidth: the cell's width when the caller found it common text.
+    private func listField(_ fields: Fields, _ f: Int, valueWidth: Int, commonWidth: Int? = nil) throws(OutputError) {
         let field = plan.columns[f + 1]
         let labels = listLabels[f]
         var k = 0
@@ -85,7 +96,7 @@ extension PlainRenderer {
         }
         let cell = fields[field.source]
         if !field.stripUnit, !cell.isEmpty, cell.count <= 1 << 16,
-           measure.fitPlain(cell, width: valueWidth, maxLines: Int.max, ellipsis: plan.ellipsis, into: &fitLines) {
+           measure.fitPlain(cell, width: valueWidth, maxLines: Int.max, ellipsis: plan.ellipsis, total: commonWidth, into: &fitLines) {
             // Wrapped on its bytes (plain scalars only), without a String.
             for shown in fitLines {
                 try labelLine()

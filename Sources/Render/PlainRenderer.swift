@@ -308,8 +308,8 @@ package final class PlainRenderer: Renderer {
         rowsDrawn += 1
         rowOverflow = 0
         if striped { try out.write(Self.stripe) }
-        if plan.cellLines > 1 && needsSecondLine(fields) {
-            try wrappedRow(fields, striped: striped)
+        if plan.cellLines > 1, let wide = firstWideCell(fields) {
+            try wrappedRow(fields, striped: striped, measured: wide)
             return
         }
         try lineStart()

@@ -67,7 +67,16 @@ public struct DisplayWidth: Sendable {
     /// `width(utf8:escapes:)` of text already found not to be printable ASCII (a caller that
     /// checked it, as sizing and drawing do for every cell, need not check it again).
     package func nonASCIIWidth(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool) -> Int {
-        if let width = commonWidth(utf8) { return width }
+        var common = false
+        return nonASCIIWidth(utf8: utf8, escapes: &escapes, common: &common)
+    }
+
+    /// `nonASCIIWidth(utf8:escapes:)`, and whether the text is common (`commonWidth` measured it).
+    package func nonASCIIWidth(utf8: UnsafeBufferPointer<UInt8>, escapes: inout Bool, common: inout Bool) -> Int {
+        if let width = commonWidth(utf8) {
+            common = true
+            return width
+        }
         guard Self.startsWithMark(utf8) else { return measure(utf8, escapes: &escapes, onBase: false) }
         // Text that would merge with whatever precedes it is shown on ◌ (Sanitize), measured so.
         let (width, based) = markLedWidth(utf8, escapes: &escapes)

@@ -144,15 +144,16 @@ extension DisplayWidth {
     /// - Returns: false, with `lines` empty, when the cell holds a scalar that is not plain (or
     ///   invalid UTF-8), or is so long that `fit` takes it from pieces: `fit` it then.
     /// - Complexity: O(n) in the cell's bytes, without allocating beyond `lines`' growth.
+    /// - Parameter known: the cell's `plainWidth(utf8:)` (or `commonWidth`) when the caller has it.
     package func fitPlain(_ cell: UnsafeBufferPointer<UInt8>, width: Int, maxLines: Int, ellipsis mode: EllipsisMode,
-                          into lines: inout [CellLine]) -> Bool {
+                          total known: Int? = nil, into lines: inout [CellLine]) -> Bool {
         lines.removeAll(keepingCapacity: true)
         guard width > 0, !cell.isEmpty else {
             lines.append(CellLine(head: 0..<0, width: 0))
             return true
         }
         if maxLines < Int.max / 64, cell.count > 2 &* Self.readLimit(width: width, lines: max(1, maxLines)) { return false }
-        guard let total = plainTotal(cell) else { return false }
+        guard let total = known ?? plainTotal(cell) else { return false }
         let count = cell.count
         if total <= width {
             lines.append(CellLine(head: 0..<count, width: total))

@@ -73,6 +73,17 @@ struct PlainFitTests {
                     #expect(lines.isEmpty)
                     return
                 }
+                // Given the width it measures, it makes the same lines. (No width, or no text:
+                // one empty line, whatever the text.)
+                if width <= 0 || cell.isEmpty {
+                    #expect(lines == [CellLine(head: 0..<0, width: 0)])
+                } else if let total = measure.plainWidth(utf8: cell) {
+                    var given: [CellLine] = []
+                    _ = measure.fitPlain(cell, width: width, maxLines: maxLines, ellipsis: mode, total: total, into: &given)
+                    #expect(given == lines, "round \(round), its width given")
+                } else {
+                    Issue.record("round \(round): taken on bytes without a plain width")
+                }
                 taken += 1
                 if expected.count > 1 { takenWrapped += 1 } else if expected.first?.width ?? 0 < measure.width(utf8: cell) { takenCut += 1 }
                 let got = lines.map { $0.textLine(of: cell) }
