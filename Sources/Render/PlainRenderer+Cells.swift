@@ -190,6 +190,7 @@ extension PlainRenderer {
 
     /// Puts a line fitted from a cell's bytes (`DisplayWidth.fitPlain`) in a column, aligned.
     package func place(_ line: CellLine, of cell: UnsafeBufferPointer<UInt8>, width: Int, right: Bool) throws(OutputError) {
+        line.checkWithin(cell)
         if right { out.pad(width &- line.width) }
         try out.write(UnsafeBufferPointer(rebasing: cell[line.head]))
         if line.ellipsis {
@@ -288,22 +289,19 @@ extension PlainRenderer {
         /// Lines fitted as text (a cell holding more than plain scalars).
         case text([TextLine])
 
-        /// The cell's lines.
-        func count(in lines: [CellLine]) -> Int {
+        /// The cell's lines, and its widest line's width.
+        func size(in lines: [CellLine], null: TextLine) -> (lines: Int, width: Int) {
             switch self {
-            case .null, .number: 1
-            case .plain(let range): range.count
-            case .text(let text): text.count
-            }
-        }
-
-        /// Its widest line's width.
-        func width(in lines: [CellLine], null: TextLine) -> Int {
-            switch self {
-            case .null: null.width
-            case .number(_, _, _, _, let width): width
-            case .plain(let range): lines[range].map(\.width).max() ?? 0
-            case .text(let text): text.map(\.width).max() ?? 0
+            case .null: return (1, null.width)
+            case .number(_, _, _, _, let width): return (1, width)
+            case .plain(let range):
+                var widest = 0
+                for k in range { widest = max(widest, lines[k].width) }
+                return (range.count, widest)
+            case .text(let text):
+                var widest = 0
+                for line in text { widest = max(widest, line.width) }
+                return (text.count, widest)
             }
         }
     }
@@ -348,10 +346,15 @@ extension PlainRenderer {
             }
             wrappedCells.append(.text(lines))
         }
-        var height = 1
-        for cell in wrappedCells { height = max(height, cell.count(in: wrappedLines)) }
         // A number written whole past its column (C7) widens its column on every line of the
         // row, so the columns after it stay aligned from line to line.
+        var height = 1
+        wrappedWidths.removeAll(keepingCapacity: true)
+        for (k, cell) in wrappedCells.enumerated() {
+            let size = cell.size(in: wrappedLines, null: nullLine)
+            height = max(height, size.lines)
+            wrappedWidths.append(max(slots[k].width, size.width))
+        }
         try beginRowLine()
         for line in 0..<height {
             if line > 0 { try continueRow(striped: striped) }
@@ -359,7 +362,7 @@ extension PlainRenderer {
                 try cellGap(k)
                 let slot = slots[k]
                 let cell = wrappedCells[k]
-                let width = max(slot.width, cell.width(in: wrappedLines, null: nullLine))
+                let width = wrappedWidths[k]
                 switch cell {
                 case .null:
                     try place(line == 0 ? nullLine : TextLine(text: "", width: 0), width: width, right: slot.right)

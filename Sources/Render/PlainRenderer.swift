@@ -90,6 +90,8 @@ package final class PlainRenderer: Renderer {
     /// (`wrappedRow`), kept between rows.
     var wrappedCells: [WrappedCell] = []
     var wrappedLines: [CellLine] = []
+    /// Each column's width on the current two-line row (wider where a number grew it).
+    var wrappedWidths: [Int] = []
     /// Whether anything was drawn yet (blocks, bands and groups are separated by a blank line).
     var started = false
     private var groupsDrawn = 0

@@ -110,26 +110,30 @@ public struct DisplayWidth: Sendable {
                 index &+= run
                 continue
             }
-            if byte >= 0xE0 {
-                // Three bytes: a lead, two continuation bytes.
-                guard index &+ 2 < count, (base[index &+ 1] ^ 0x80) | (base[index &+ 2] ^ 0x80) < 0x40 else { return nil }
-                // E5–E9 and EB–EC lead only ideographs (U+5000–U+9FFF) and Hangul syllables
-                // (U+B000–U+CFFF): two columns, whatever follows the lead.
-                if (Self.wideLeads >> UInt32(byte & 0x1F)) & 1 != 0 {
-                    width &+= 2
-                    index &+= 3
-                    continue
-                }
-                guard let w = Self.commonThreeByteWidth(byte, base[index &+ 1], base[index &+ 2]) else { return nil }
-                width &+= w
-                index &+= 3
-                continue
-            }
-            guard byte &- 0xC3 <= 0xCB - 0xC3, index &+ 1 < count, base[index &+ 1] & 0xC0 == 0x80 else { return nil }
-            width &+= 1
-            index &+= 2
+            guard let (w, length) = Self.commonScalar(base, at: index, count: count) else { return nil }
+            width &+= w
+            index &+= length
         }
         return width
+    }
+
+    /// The common scalar (`commonWidth`) whose first byte, at `index` < `count`, is not ASCII:
+    /// its width and length; nil for any other scalar. Reads only `base[index..<count]`.
+    @inlinable @inline(__always)
+    static func commonScalar(_ base: UnsafePointer<UInt8>, at index: Int, count: Int) -> (width: Int, length: Int)? {
+        let byte = base[index]
+        if byte >= 0xE0 {
+            // Three bytes: a lead, two continuation bytes.
+            guard index &+ 2 < count, (base[index &+ 1] ^ 0x80) | (base[index &+ 2] ^ 0x80) < 0x40 else { return nil }
+            // E5–E9 and EB–EC lead only ideographs (U+5000–U+9FFF) and Hangul syllables
+            // (U+B000–U+CFFF): two columns, whatever follows the lead.
+            if (wideLeads >> UInt32(byte & 0x1F)) & 1 != 0 { return (2, 3) }
+            guard let w = commonThreeByteWidth(byte, base[index &+ 1], base[index &+ 2]) else { return nil }
+            return (w, 3)
+        }
+        // Two bytes: C3–CB lead Latin letters U+00C0–U+02FF, one column.
+        guard byte &- 0xC3 <= 0xCB - 0xC3, index &+ 1 < count, base[index &+ 1] & 0xC0 == 0x80 else { return nil }
+        return (1, 2)
     }
 
     /// The width of a three-byte scalar (lead `byte`, then two continuation bytes) that is common
@@ -165,19 +169,10 @@ public struct DisplayWidth: Sendable {
                 guard byte &- 0x21 < 0x5E else { return nil }
                 current &+= 1
                 index &+= 1
-            } else if byte >= 0xE0 {
-                guard index &+ 2 < count, (base[index &+ 1] ^ 0x80) | (base[index &+ 2] ^ 0x80) < 0x40 else { return nil }
-                if (Self.wideLeads >> UInt32(byte & 0x1F)) & 1 != 0 {
-                    current &+= 2
-                } else {
-                    guard let w = Self.commonThreeByteWidth(byte, base[index &+ 1], base[index &+ 2]) else { return nil }
-                    current &+= w
-                }
-                index &+= 3
             } else {
-                guard byte &- 0xC3 <= 0xCB - 0xC3, index &+ 1 < count, base[index &+ 1] & 0xC0 == 0x80 else { return nil }
-                current &+= 1
-                index &+= 2
+                guard let (w, length) = Self.commonScalar(base, at: index, count: count) else { return nil }
+                current &+= w
+                index &+= length
             }
             if current > longest { longest = current }
         }

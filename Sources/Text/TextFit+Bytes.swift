@@ -29,8 +29,17 @@ package struct CellLine: Equatable, Sendable {
         self.width = width
     }
 
+    /// Stops the program unless both pieces lie within `cell` (a line is only ever shown from
+    /// the cell it was fitted from; this is where a line meets a buffer).
+    @inline(__always)
+    package func checkWithin(_ cell: UnsafeBufferPointer<UInt8>) {
+        precondition(head.lowerBound >= 0 && head.upperBound <= cell.count && tail.lowerBound >= 0 && tail.upperBound <= cell.count,
+                     "a fitted line lies outside its cell")
+    }
+
     /// Whether the line as shown ends with `…` (the ellipsis, or the cell's own).
     package func endsWithEllipsis(in cell: UnsafeBufferPointer<UInt8>) -> Bool {
+        checkWithin(cell)
         if !tail.isEmpty { return CellLine.endsWithEllipsis(cell, tail) }
         return ellipsis || CellLine.endsWithEllipsis(cell, head)
     }
@@ -41,6 +50,7 @@ package struct CellLine: Equatable, Sendable {
 
     /// The line as display text (tests compare it with `fit`'s).
     package func textLine(of cell: UnsafeBufferPointer<UInt8>) -> TextLine {
+        checkWithin(cell)
         var text = String(decoding: UnsafeBufferPointer(rebasing: cell[head]), as: UTF8.self)
         if ellipsis { text.unicodeScalars.append(DisplayWidth.ellipsis) }
         text += String(decoding: UnsafeBufferPointer(rebasing: cell[tail]), as: UTF8.self)
@@ -101,15 +111,9 @@ extension DisplayWidth {
         let byte = cell[index]
         if byte < 0x80 { return (byte &- 0x20 < 0x5F ? 1 : 0, 1) }
         guard let base = cell.baseAddress else { return (0, 1) }
-        // The common leads first, as `commonWidth` takes them: C3–CB two-byte Latin letters
-        // (U+00C0–U+02FF, one column unless ambiguous ones are wide), E5–E9 and EB–EC
-        // three-byte ideographs and Hangul syllables (two columns).
-        let count = cell.count
-        if byte &- 0xC3 <= 0xCB - 0xC3, !ambiguousIsWide, index &+ 1 < count, base[index &+ 1] & 0xC0 == 0x80 { return (1, 2) }
-        if (Self.wideLeads >> UInt32(byte & 0x1F)) & 1 != 0, byte >= 0xE0, byte < 0xF0, index &+ 2 < count,
-           (base[index &+ 1] ^ 0x80) | (base[index &+ 2] ^ 0x80) < 0x40 {
-            return (2, 3)
-        }
+        // The common scalars first, as `commonWidth` takes them (its widths hold unless
+        // ambiguous characters are wide).
+        if !ambiguousIsWide, let common = Self.commonScalar(base, at: index, count: cell.count) { return common }
         return otherPlainScalar(cell, at: index)
     }
 
@@ -153,7 +157,7 @@ extension DisplayWidth {
             return true
         }
         if maxLines < Int.max / 64, cell.count > 2 &* Self.readLimit(width: width, lines: max(1, maxLines)) { return false }
-        guard let total = known ?? plainTotal(cell) else { return false }
+        guard let total = known ?? plainWidth(utf8: cell) else { return false }
         let count = cell.count
         if total <= width {
             lines.append(CellLine(head: 0..<count, width: total))
@@ -169,15 +173,9 @@ extension DisplayWidth {
     /// - Parameter total: the cell's `plainWidth(utf8:)` when the caller has it.
     package func fitPlainLine(_ cell: UnsafeBufferPointer<UInt8>, width: Int, ellipsis mode: EllipsisMode, total known: Int? = nil) -> CellLine? {
         guard width > 0, !cell.isEmpty else { return CellLine(head: 0..<0, width: 0) }
-        guard cell.count <= 2 &* Self.readLimit(width: width, lines: 1), let total = known ?? plainTotal(cell) else { return nil }
+        guard cell.count <= 2 &* Self.readLimit(width: width, lines: 1), let total = known ?? plainWidth(utf8: cell) else { return nil }
         if total <= width { return CellLine(head: 0..<cell.count, width: total) }
         return cutPlain(cell, from: 0, to: cell.count, width: width, ellipsis: mode, whole: total)
-    }
-
-    /// The width of a cell made only of plain scalars (its display width, nothing in it escaped);
-    /// nil for any other cell.
-    package func plainWidth(utf8 cell: UnsafeBufferPointer<UInt8>) -> Int? {
-        plainTotal(cell)
     }
 
     /// The columns `…` takes: 1, or 2 where East Asian ambiguous characters are wide.
@@ -185,9 +183,10 @@ extension DisplayWidth {
     private static let ellipsisWidths = (narrow: DisplayWidth(ambiguousIsWide: false).width(of: ellipsis),
                                          wide: DisplayWidth(ambiguousIsWide: true).width(of: ellipsis))
 
-    /// The width of a cell made only of plain scalars; nil for any other.
+    /// The width of a cell made only of plain scalars (its display width, nothing in it escaped);
+    /// nil for any other cell.
     @inline(__always)
-    private func plainTotal(_ cell: UnsafeBufferPointer<UInt8>) -> Int? {
+    package func plainWidth(utf8 cell: UnsafeBufferPointer<UInt8>) -> Int? {
         // Common text (`commonWidth`) is plain, each scalar the width it has here: the light
         // scan first.
         if let common = commonWidth(cell) { return common }
@@ -248,6 +247,8 @@ extension DisplayWidth {
     /// - Parameter whole: the width of `start..<end` when the caller has it.
     private func cutPlain(_ cell: UnsafeBufferPointer<UInt8>, from start: Int, to end: Int, width: Int, ellipsis mode: EllipsisMode,
                           whole known: Int? = nil) -> CellLine {
+        // Every read below is within `start..<end` (the SWAR slash scan's words too).
+        precondition(0 <= start && start <= end && end <= cell.count, "a cut outside its cell")
         let whole = known ?? plainWidth(cell, start, end)
         if whole <= width { return CellLine(head: start..<end, tail: end..<end, width: whole) }
         guard ellipsisWidth <= width else {

@@ -171,8 +171,35 @@ struct PlainFitTests {
                     measure.fitPlain($0, width: width, maxLines: maxLines, ellipsis: mode, into: &inside)
                 }
                 #expect(a == b && alone == inside, "\(length) bytes, round \(round): \(String(decoding: cell, as: UTF8.self).debugDescription)")
+                // In memory of exactly its size, where AddressSanitizer sees a read past its end.
+                let exact = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: cell.count)
+                defer { exact.deallocate() }
+                _ = exact.initialize(from: cell)
+                var own: [CellLine] = []
+                let c = measure.fitPlain(UnsafeBufferPointer(exact), width: width, maxLines: maxLines, ellipsis: mode, into: &own)
+                #expect(a == c && alone == own, "\(length) bytes, round \(round), in memory of its size")
             }
         }
+    }
+
+    @Test("C6/C7: a fitted line shown from a cell it does not lie in (one byte past its end) stops the program instead of reading past it")
+    func lineOutsideItsCellTraps() async {
+        await #expect(processExitsWith: .failure) {
+            let bytes: [UInt8] = Array("abcdef".utf8)
+            bytes.withUnsafeBufferPointer { cell in
+                _ = CellLine(head: 0..<7, width: 7).textLine(of: cell)
+            }
+        }
+        await #expect(processExitsWith: .failure) {
+            let bytes: [UInt8] = Array("abcdef".utf8)
+            bytes.withUnsafeBufferPointer { cell in
+                _ = CellLine(head: 0..<2, ellipsis: true, tail: 4..<7, width: 5).endsWithEllipsis(in: cell)
+            }
+        }
+        // At its edge exactly: shown.
+        let bytes: [UInt8] = Array("abcdef".utf8)
+        let edge = bytes.withUnsafeBufferPointer { CellLine(head: 0..<2, ellipsis: true, tail: 4..<6, width: 5).textLine(of: $0) }
+        #expect(edge == TextLine(text: "ab…ef", width: 5))
     }
 
     @Test("C7: a cell far longer than its lines can show is left to fit, which reads only a piece of it")
